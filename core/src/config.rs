@@ -1,0 +1,231 @@
+//! Database configuration. The defaults are the seed skill's (`database.mjs`); every option beyond
+//! the seed is off by default, so a default database behaves exactly like the seed's.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Upper bounds that catch absurd configs before they allocate anything.
+const MAX_ISLANDS: u32 = 1024;
+const MAX_ISLAND_SIZE: u32 = 10_000_000;
+
+/// Which island a new program joins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Placement {
+    /// The seed's rule: `islands[currentIsland]`, then `currentIsland` advances.
+    #[default]
+    RoundRobin,
+    /// The parent's home island (round-robin when the parent is unknown). Survives parallel
+    /// workers interleaving sample and add.
+    ParentIsland,
+    /// The caller names the island on every add.
+    Explicit,
+}
+
+/// How ring migration moves programs between neighbouring islands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MigrationMode {
+    /// The seed's rule: the same id joins the neighbour islands (one program, several islands).
+    #[default]
+    Share,
+    /// A copy with a new id and `migratedFrom` provenance; migrants never migrate again and an
+    /// island never receives code it already holds.
+    Copy,
+}
+
+/// Where inspirations are drawn from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum InspirationScope {
+    /// The seed's behaviour: the sampled island.
+    #[default]
+    Island,
+    /// The seed prose's variant: the whole population.
+    AllIslands,
+}
+
+/// Whether a larger or a smaller metric value is better.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Direction {
+    #[default]
+    Max,
+    Min,
+}
+
+/// How a program's metrics become one fitness value (higher is better after directions apply).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+pub enum FitnessSpec {
+    /// The seed's rule: mean of all metric values (0 when there are none).
+    #[default]
+    Mean,
+    /// One named metric; programs must report it.
+    Primary { metric: String },
+    /// A weighted sum of named metrics; programs must report each of them.
+    Weighted { weights: BTreeMap<String, f64> },
+}
+
+/// Everything that shapes a database's behaviour. Deserializes from camelCase JSON with every
+/// field optional (missing fields take the seed defaults) and unknown fields rejected.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Config {
+    pub num_islands: u32,
+    pub max_island_size: u32,
+    pub migration_interval: u64,
+    pub migration_rate: f64,
+    pub exploration_ratio: f64,
+    /// Exploitation picks uniformly among this many best programs of the island.
+    pub exploitation_top: u32,
+    /// Inspirations: `inspirations_from_top` drawn from the island's best `inspiration_top_pool`…
+    pub inspiration_top_pool: u32,
+    pub inspirations_from_top: u32,
+    /// …plus `inspirations_from_rest` drawn from the rest of the island.
+    pub inspirations_from_rest: u32,
+    pub placement: Placement,
+    pub migration: MigrationMode,
+    pub inspiration_scope: InspirationScope,
+    pub fitness: FitnessSpec,
+    /// Per-metric direction; metrics not named here are maximised.
+    pub directions: BTreeMap<String, Direction>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            num_islands: 3,
+            max_island_size: 40,
+            migration_interval: 10,
+            migration_rate: 0.1,
+            exploration_ratio: 0.3,
+            exploitation_top: 3,
+            inspiration_top_pool: 5,
+            inspirations_from_top: 3,
+            inspirations_from_rest: 2,
+            placement: Placement::RoundRobin,
+            migration: MigrationMode::Share,
+            inspiration_scope: InspirationScope::Island,
+            fitness: FitnessSpec::Mean,
+            directions: BTreeMap::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Parses a config from JSON; errors name the offending field.
+    ///
+    /// ```
+    /// let config = evodb_core::Config::from_json(r#"{"numIslands": 5, "placement": "parentIsland"}"#).unwrap();
+    /// assert_eq!(config.num_islands, 5);
+    /// assert_eq!(config.max_island_size, 40); // seed default
+    /// ```
+    pub fn from_json(text: &str) -> Result<Config> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let config: Config = serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            Error::config(if field == "." { "config".to_string() } else { field }, e.into_inner().to_string())
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks every value is usable; the error names the first bad field and its valid range.
+    pub fn validate(&self) -> Result<()> {
+        range_u32("numIslands", self.num_islands, 1, MAX_ISLANDS)?;
+        range_u32("maxIslandSize", self.max_island_size, 1, MAX_ISLAND_SIZE)?;
+        if self.migration_interval == 0 {
+            return Err(Error::config("migrationInterval", "must be at least 1 (generations between migrations)"));
+        }
+        unit_interval("migrationRate", self.migration_rate)?;
+        unit_interval("explorationRatio", self.exploration_ratio)?;
+        range_u32("exploitationTop", self.exploitation_top, 1, MAX_ISLAND_SIZE)?;
+        range_u32("inspirationTopPool", self.inspiration_top_pool, 0, MAX_ISLAND_SIZE)?;
+        range_u32("inspirationsFromTop", self.inspirations_from_top, 0, self.inspiration_top_pool)?;
+        range_u32("inspirationsFromRest", self.inspirations_from_rest, 0, MAX_ISLAND_SIZE)?;
+        match &self.fitness {
+            FitnessSpec::Mean => {}
+            FitnessSpec::Primary { metric } if metric.is_empty() => {
+                return Err(Error::config("fitness.metric", "must name a metric, e.g. \"score\""));
+            }
+            FitnessSpec::Primary { .. } => {}
+            FitnessSpec::Weighted { weights } => {
+                if weights.is_empty() {
+                    return Err(Error::config("fitness.weights", "must weight at least one metric"));
+                }
+                for (name, weight) in weights {
+                    if !weight.is_finite() {
+                        return Err(Error::config(format!("fitness.weights.{name}"), "must be a finite number"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn direction(&self, metric: &str) -> Direction {
+        self.directions.get(metric).copied().unwrap_or_default()
+    }
+}
+
+fn range_u32(field: &str, value: u32, min: u32, max: u32) -> Result<()> {
+    if value < min || value > max {
+        return Err(Error::config(field, format!("is {value}; it must be between {min} and {max}")));
+    }
+    Ok(())
+}
+
+fn unit_interval(field: &str, value: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&value) {
+        return Err(Error::config(field, format!("is {value}; it must be a number in [0, 1]")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_seeds() {
+        let c = Config::default();
+        assert_eq!((c.num_islands, c.max_island_size, c.migration_interval), (3, 40, 10));
+        assert_eq!((c.migration_rate, c.exploration_ratio), (0.1, 0.3));
+        assert_eq!(
+            (c.exploitation_top, c.inspiration_top_pool, c.inspirations_from_top, c.inspirations_from_rest),
+            (3, 5, 3, 2)
+        );
+        c.validate().unwrap();
+    }
+
+    #[test]
+    fn empty_and_absurd_values_name_the_field() {
+        for (json, field) in [
+            (r#"{"numIslands":0}"#, "numIslands"),
+            (r#"{"numIslands":100000}"#, "numIslands"),
+            (r#"{"maxIslandSize":0}"#, "maxIslandSize"),
+            (r#"{"migrationInterval":0}"#, "migrationInterval"),
+            (r#"{"migrationRate":1.5}"#, "migrationRate"),
+            (r#"{"explorationRatio":-0.1}"#, "explorationRatio"),
+            (r#"{"numIslands":"three"}"#, "numIslands"),
+            (r#"{"placement":"nearest"}"#, "placement"),
+            (r#"{"fitness":{"kind":"primary","metric":""}}"#, "fitness.metric"),
+            (r#"{"fitness":{"kind":"weighted","weights":{}}}"#, "fitness.weights"),
+        ] {
+            match Config::from_json(json) {
+                Err(Error::InvalidConfig { field: f, .. }) => assert_eq!(f, field, "{json}"),
+                other => panic!("{json}: expected InvalidConfig, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected_with_their_name() {
+        let err = Config::from_json(r#"{"numIsland": 3}"#).unwrap_err();
+        assert!(err.to_string().contains("numIsland"), "{err}");
+    }
+}

@@ -1,0 +1,260 @@
+//! The island database: state, `add`, `best`, `info`. Sampling, migration, pruning and
+//! persistence live in their own modules as further `impl Database` blocks.
+
+use crate::config::{Config, Placement};
+use crate::error::{Error, Result};
+use crate::island::Island;
+use crate::metrics::fitness_of;
+use crate::population::{Population, Record};
+use crate::program::{AddRequest, Program, ROOT_PARENT_ID};
+use crate::ranking::is_better;
+use crate::rng::DetRng;
+use crate::views::{AddOutcome, BestProgram, Info};
+
+/// A population of programs on islands. Deterministic: the same seed and the same operations
+/// give the same results and the same `to_json()` bytes on every platform.
+///
+/// ```
+/// use evodb_core::{AddRequest, Config, Database, Metrics};
+/// let mut db = Database::new(Config::default(), 7).unwrap();
+/// let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", Metrics::new([("score", 0.4)]).unwrap()), 1.0).unwrap();
+/// let sample = db.sample();
+/// assert_eq!(sample.parent.unwrap().id, seed.id); // island 1 is empty: falls back to the seed program
+/// ```
+#[derive(Clone, Debug)]
+pub struct Database {
+    pub(crate) config: Config,
+    /// The seed the PRNG started from (kept for the record; the live state is `rng`).
+    pub(crate) seed: u64,
+    pub(crate) rng: DetRng,
+    pub(crate) population: Population,
+    pub(crate) islands: Vec<Island>,
+    pub(crate) current_island: u32,
+    pub(crate) island_generations: Vec<u64>,
+    pub(crate) last_migration_generation: u64,
+    pub(crate) best: Option<u32>,
+    pub(crate) last_iteration: u64,
+}
+
+impl Database {
+    /// An empty database.
+    pub fn new(config: Config, seed: u64) -> Result<Database> {
+        config.validate()?;
+        let n = config.num_islands as usize;
+        Ok(Database {
+            config,
+            seed,
+            rng: DetRng::from_seed(seed),
+            population: Population::default(),
+            islands: vec![Island::default(); n],
+            current_island: 0,
+            island_generations: vec![0; n],
+            last_migration_generation: 0,
+            best: None,
+            last_iteration: 0,
+        })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn last_iteration(&self) -> u64 {
+        self.last_iteration
+    }
+
+    pub fn current_island(&self) -> u32 {
+        self.current_island
+    }
+
+    /// Number of live programs.
+    pub fn len(&self) -> usize {
+        self.population.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.population.len() == 0
+    }
+
+    pub fn program(&self, id: &str) -> Option<&Program> {
+        self.population.slot_of(id).map(|slot| &self.population.get(slot).program)
+    }
+
+    /// Live programs in insertion order.
+    pub fn programs(&self) -> impl Iterator<Item = &Program> {
+        self.population.slots().map(|slot| &self.population.get(slot).program)
+    }
+
+    /// Ids on island `i`, in join order.
+    pub fn island_members(&self, island: u32) -> Vec<&str> {
+        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_str()).collect()
+    }
+
+    /// The ranking value of a live program (higher is better).
+    pub fn fitness(&self, id: &str) -> Option<f64> {
+        self.population.slot_of(id).map(|slot| self.population.get(slot).fitness)
+    }
+
+    /// Adds a scored candidate, following the seed's `addProgram` step by step:
+    /// `iterationFound` = `lastIteration`; generation = parent's + 1 (0 for an unknown parent,
+    /// with a warning); join the placed island; update the best; count the island generation;
+    /// advance `lastIteration` and `currentIsland`; migrate when due; prune every island.
+    pub fn add(&mut self, request: AddRequest, now: f64) -> Result<AddOutcome> {
+        request.validate()?;
+        if !now.is_finite() {
+            return Err(Error::input("now", format!("is {now}; pass the current time in seconds")));
+        }
+        if let Some(id) = &request.id
+            && self.population.slot_of(id).is_some()
+        {
+            return Err(Error::DuplicateId(id.clone()));
+        }
+        let fitness = fitness_of(&self.config, &request.metrics)?;
+        let parent = self.population.slot_of(&request.parent_id);
+        let island = self.place_candidate(&request, parent)?;
+
+        let mut warnings = Vec::new();
+        let generation = match parent {
+            Some(slot) => self.population.get(slot).program.generation + 1,
+            None => {
+                if request.parent_id != ROOT_PARENT_ID && !request.parent_id.is_empty() {
+                    warnings.push(format!(
+                        "parent id `{}` is not in the database (pruned or mistyped); the program was added with generation 0",
+                        request.parent_id
+                    ));
+                }
+                0
+            }
+        };
+        let id = match request.id {
+            Some(id) => id,
+            None => self.rng.uuid(),
+        };
+        let program = Program {
+            id,
+            code_path: request.code_path,
+            target_code: request.target_code,
+            parent_id: request.parent_id,
+            generation,
+            iteration_found: self.last_iteration,
+            timestamp: now + 0.0,
+            metrics: request.metrics,
+            changes: request.changes,
+            island,
+            migrated_from: None,
+        };
+        let slot = self.insert_on_island(program, fitness, island);
+        self.update_best(slot);
+        self.island_generations[island as usize] += 1;
+        self.last_iteration += 1;
+        self.current_island = (self.current_island + 1) % self.config.num_islands;
+        if self.should_migrate() {
+            self.migrate_ring();
+        }
+        self.prune_to_capacity();
+
+        let added = &self.population.get(slot).program;
+        let best = self.best.map(|b| &self.population.get(b).program).unwrap_or(added);
+        Ok(AddOutcome {
+            id: added.id.clone(),
+            metrics: added.metrics.clone(),
+            best_program_id: best.id.clone(),
+            best_metrics: best.metrics.clone(),
+            last_iteration: self.last_iteration,
+            warnings,
+        })
+    }
+
+    /// `place_candidate`: round-robin (seed), the parent's home island, or the requested island.
+    fn place_candidate(&self, request: &AddRequest, parent: Option<u32>) -> Result<u32> {
+        if let Some(island) = request.island {
+            if island >= self.config.num_islands {
+                return Err(Error::input(
+                    "island",
+                    format!("is {island}; this database has islands 0..{}", self.config.num_islands - 1),
+                ));
+            }
+            return Ok(island);
+        }
+        match self.config.placement {
+            Placement::RoundRobin => Ok(self.current_island),
+            Placement::ParentIsland => {
+                Ok(parent.map(|slot| self.population.get(slot).program.island).unwrap_or(self.current_island))
+            }
+            Placement::Explicit => Err(Error::input(
+                "island",
+                "is required: this database uses explicit placement; pass the target island",
+            )),
+        }
+    }
+
+    /// Stores `program` and makes it the newest member of `island`.
+    pub(crate) fn insert_on_island(&mut self, program: Program, fitness: f64, island: u32) -> u32 {
+        let timestamp = program.timestamp;
+        let slot = self.population.insert(program, fitness);
+        self.join_island(slot, island, fitness, timestamp);
+        slot
+    }
+
+    pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
+        self.islands[island as usize].join(slot, fitness, timestamp);
+        self.population.get_mut(slot).islands.push(island);
+    }
+
+    /// `update_best`: the seed replaces the best when there is none or the new one is better.
+    fn update_best(&mut self, slot: u32) {
+        let candidate = self.population.get(slot);
+        let replace = match self.best {
+            None => true,
+            Some(best) => {
+                let best = self.population.get(best);
+                is_better(candidate.fitness, candidate.program.timestamp, best.fitness, best.program.timestamp)
+            }
+        };
+        if replace {
+            self.best = Some(slot);
+        }
+    }
+
+    /// Deletes a program that is on no island. If it was the best, the best becomes the top of
+    /// the remaining population (the seed would leave a dangling `bestProgramId` instead).
+    pub(crate) fn delete_program(&mut self, slot: u32) -> Record {
+        let record = self.population.remove(slot);
+        if self.best == Some(slot) {
+            self.best = self.population.best();
+        }
+        record
+    }
+
+    /// `best`: the best program, or `None` for an empty database.
+    pub fn best(&self) -> Option<BestProgram> {
+        self.best.map(|slot| BestProgram::from(&self.population.get(slot).program))
+    }
+
+    pub fn best_id(&self) -> Option<&str> {
+        self.best.map(|slot| self.population.get(slot).program.id.as_str())
+    }
+
+    /// `info`: the seed CLI's summary. The seed program is the first with `iterationFound == 0`.
+    pub fn info(&self) -> Info {
+        let best = self.best.map(|slot| &self.population.get(slot).program);
+        let seed = self.seed_program();
+        Info {
+            is_empty: self.is_empty(),
+            last_iteration: self.last_iteration,
+            program_count: self.len(),
+            best_program_id: best.map(|p| p.id.clone()),
+            best_metrics: best.map(|p| p.metrics.clone()),
+            seed_code_path: seed.map(|p| p.code_path.clone()),
+            seed_target_code: seed.map(|p| p.target_code.clone()),
+        }
+    }
+
+    pub(crate) fn seed_program(&self) -> Option<&Program> {
+        self.programs().find(|p| p.iteration_found == 0)
+    }
+}

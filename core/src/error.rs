@@ -1,0 +1,48 @@
+//! The one error type of the engine. Every message names the problem and the fix; `code()` gives
+//! faces (JS, WIT, CLI) a stable machine-readable tag.
+
+/// Everything that can go wrong in the engine.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A configuration value is missing, of the wrong type or out of range.
+    #[error("invalid config: `{field}` {problem}")]
+    InvalidConfig { field: String, problem: String },
+
+    /// An operation's input (a metric, an id, an island, a timestamp…) is unusable.
+    #[error("invalid input: `{field}` {problem}")]
+    InvalidInput { field: String, problem: String },
+
+    /// A caller-supplied id is already taken by a live program.
+    #[error("duplicate id: a program with id `{0}` already exists; pass a new id or omit it to get a generated one")]
+    DuplicateId(String),
+
+    /// A database text that is not a valid evodb or seed `database.json`.
+    #[error("corrupt database: {problem}; restore the file from a backup or start a new database")]
+    CorruptDatabase { problem: String },
+}
+
+impl Error {
+    /// Stable tag for bindings and conformance vectors.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidConfig { .. } => "invalid-config",
+            Error::InvalidInput { .. } => "invalid-input",
+            Error::DuplicateId(_) => "duplicate-id",
+            Error::CorruptDatabase { .. } => "corrupt-database",
+        }
+    }
+
+    pub(crate) fn config(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        Error::InvalidConfig { field: field.into(), problem: problem.into() }
+    }
+
+    pub(crate) fn input(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        Error::InvalidInput { field: field.into(), problem: problem.into() }
+    }
+
+    pub(crate) fn corrupt(problem: impl Into<String>) -> Self {
+        Error::CorruptDatabase { problem: problem.into() }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,43 @@
+//! # evodb-core
+//!
+//! The population database of LLM-driven evolutionary code search: islands, parent and
+//! inspiration sampling, ring migration, pruning, the best program — the seed skill's
+//! `database.mjs` rules, exactly, plus options beyond it. Pure: no IO, no clock, no OS entropy.
+//! All randomness comes from one seeded PRNG whose state is saved with the database, so a
+//! resumed database continues exactly as if it had never stopped.
+//!
+//! ```
+//! use evodb_core::{AddRequest, Config, Database, Metrics};
+//!
+//! let mut db = Database::new(Config::default(), 42).unwrap();
+//! let metrics = Metrics::new([("score", 0.5)]).unwrap();
+//! let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", metrics), 1_700_000_000.0).unwrap();
+//! let sample = db.sample();
+//! assert_eq!(sample.parent.unwrap().id, seed.id);
+//! let text = db.to_json(); // database.json, readable by the seed's own CLI
+//! assert_eq!(Database::from_json(&text).unwrap().to_json(), text);
+//! ```
+
+mod config;
+mod database;
+mod error;
+mod island;
+pub mod json_text;
+mod live_order;
+mod metrics;
+mod migration;
+mod persistence;
+mod population;
+mod program;
+mod pruning;
+mod ranking;
+mod rng;
+mod sampling;
+mod views;
+
+pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode, Placement};
+pub use database::Database;
+pub use error::{Error, Result};
+pub use metrics::Metrics;
+pub use program::{AddRequest, Program, ROOT_PARENT_ID};
+pub use views::{AddOutcome, BestProgram, Info, Inspiration, Sample, SampledParent};

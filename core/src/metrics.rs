@@ -1,0 +1,189 @@
+//! Metrics (name → finite number, in the order the caller gave them) and the fitness rule that
+//! turns them into one comparable value.
+
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::config::{Config, Direction, FitnessSpec};
+use crate::error::{Error, Result};
+
+/// A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
+/// mean sums values in that order and its files list them in that order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics(Vec<(String, f64)>);
+
+impl Metrics {
+    /// Builds metrics, rejecting NaN and ±inf with the metric's name. A repeated name keeps its
+    /// first position and its last value, as a JSON object would.
+    ///
+    /// ```
+    /// let m = evodb_core::Metrics::new([("score", 0.5)]).unwrap();
+    /// assert_eq!(m.get("score"), Some(0.5));
+    /// assert!(evodb_core::Metrics::new([("score", f64::NAN)]).is_err());
+    /// ```
+    pub fn new<K: Into<String>>(pairs: impl IntoIterator<Item = (K, f64)>) -> Result<Metrics> {
+        let mut metrics = Metrics::default();
+        for (name, value) in pairs {
+            metrics.insert(name.into(), value)?;
+        }
+        Ok(metrics)
+    }
+
+    fn insert(&mut self, name: String, value: f64) -> Result<()> {
+        if !value.is_finite() {
+            return Err(Error::input(
+                format!("metrics.{name}"),
+                format!(
+                    "is {value}; metrics must be finite numbers (report a failed evaluation as a low score or leave the candidate out)"
+                ),
+            ));
+        }
+        match self.0.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((name, value)),
+        }
+        Ok(())
+    }
+
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), *v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Metrics {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Metrics {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Metrics, D::Error> {
+        struct MetricsVisitor;
+        impl<'de> Visitor<'de> for MetricsVisitor {
+            type Value = Metrics;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of metric names to numbers, e.g. {\"score\": 0.8}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Metrics, A::Error> {
+                let mut metrics = Metrics::default();
+                while let Some(name) = map.next_key::<String>()? {
+                    let value: f64 = map.next_value()?;
+                    metrics.insert(name, value).map_err(serde::de::Error::custom)?;
+                }
+                Ok(metrics)
+            }
+        }
+        deserializer.deserialize_map(MetricsVisitor)
+    }
+}
+
+/// `fitness_of`: the single value programs are ranked by (higher is better).
+///
+/// - mean (seed): the mean of all values, summed in order, 0 when there are none;
+/// - primary: the named metric;
+/// - weighted: Σ weight × value over the weighted metrics.
+///
+/// A metric whose direction is `min` counts negated. `-0.0` is folded into `0.0` so that ties
+/// compare equal, as they do in JavaScript.
+pub(crate) fn fitness_of(config: &Config, metrics: &Metrics) -> Result<f64> {
+    let signed = |name: &str, value: f64| match config.direction(name) {
+        Direction::Max => value,
+        Direction::Min => -value,
+    };
+    let fitness = match &config.fitness {
+        FitnessSpec::Mean => {
+            if metrics.is_empty() {
+                0.0
+            } else {
+                let sum = metrics.iter().fold(0.0, |sum, (name, value)| sum + signed(name, value));
+                sum / metrics.len() as f64
+            }
+        }
+        FitnessSpec::Primary { metric } => {
+            let value = metrics.get(metric).ok_or_else(|| missing_metric(metric))?;
+            signed(metric, value)
+        }
+        FitnessSpec::Weighted { weights } => {
+            let mut sum = 0.0;
+            for (name, weight) in weights {
+                let value = metrics.get(name).ok_or_else(|| missing_metric(name))?;
+                sum += weight * signed(name, value);
+            }
+            sum
+        }
+    };
+    if !fitness.is_finite() {
+        return Err(Error::input("metrics", format!("give a fitness of {fitness}; use smaller values or weights")));
+    }
+    Ok(fitness + 0.0)
+}
+
+fn missing_metric(name: &str) -> Error {
+    Error::input(format!("metrics.{name}"), "is missing; the configured fitness needs it on every program")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metrics(pairs: &[(&str, f64)]) -> Metrics {
+        Metrics::new(pairs.iter().map(|(n, v)| (*n, *v))).unwrap()
+    }
+
+    #[test]
+    fn mean_is_the_seeds_average_and_zero_when_empty() {
+        let c = Config::default();
+        assert_eq!(fitness_of(&c, &metrics(&[("a", 0.5), ("b", 1.0)])).unwrap(), 0.75);
+        assert_eq!(fitness_of(&c, &Metrics::default()).unwrap(), 0.0);
+    }
+
+    #[test]
+    fn directions_primary_and_weights() {
+        let mut c = Config::default();
+        c.directions.insert("latency".into(), Direction::Min);
+        assert_eq!(fitness_of(&c, &metrics(&[("score", 1.0), ("latency", 3.0)])).unwrap(), -1.0);
+        c.fitness = FitnessSpec::Primary { metric: "latency".into() };
+        assert_eq!(fitness_of(&c, &metrics(&[("latency", 3.0)])).unwrap(), -3.0);
+        assert!(fitness_of(&c, &metrics(&[("score", 3.0)])).is_err());
+        c.fitness =
+            FitnessSpec::Weighted { weights: [("score".to_string(), 2.0), ("latency".to_string(), 0.5)].into() };
+        assert_eq!(fitness_of(&c, &metrics(&[("score", 1.0), ("latency", 2.0)])).unwrap(), 1.0);
+    }
+
+    #[test]
+    fn non_finite_and_non_numeric_metrics_are_rejected_by_name() {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let err = Metrics::new([("speed", bad)]).unwrap_err();
+            assert!(err.to_string().contains("metrics.speed"), "{err}");
+        }
+        let err = serde_json::from_str::<Metrics>(r#"{"speed": "fast"}"#).unwrap_err();
+        assert!(err.to_string().contains("invalid type"), "{err}");
+        let err = serde_json::from_str::<Metrics>(r#"[1, 2]"#).unwrap_err();
+        assert!(err.to_string().contains("object of metric names"), "{err}");
+    }
+
+    #[test]
+    fn order_is_kept_through_json() {
+        let m: Metrics = serde_json::from_str(r#"{"z": 1, "a": 2.5}"#).unwrap();
+        assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"z":1.0,"a":2.5}"#);
+    }
+}

@@ -1,0 +1,79 @@
+//! Ring migration between neighbouring islands.
+
+use crate::config::MigrationMode;
+use crate::database::Database;
+use crate::program::Program;
+
+impl Database {
+    /// `should_migrate`: `max(islandGenerations) − lastMigrationGeneration ≥ migrationInterval`.
+    pub(crate) fn should_migrate(&self) -> bool {
+        let max_generation = self.island_generations.iter().copied().max().unwrap_or(0);
+        max_generation.saturating_sub(self.last_migration_generation) >= self.config.migration_interval
+    }
+
+    /// `migrate_ring`: from a snapshot of every island, each island's best
+    /// `max(1, floor(size × migrationRate))` programs go to both neighbours (i+1, then i−1).
+    /// With one island there is no ring: nothing moves and, as in the seed, the migration clock
+    /// is not reset.
+    pub(crate) fn migrate_ring(&mut self) {
+        let n = self.config.num_islands;
+        if n < 2 {
+            return;
+        }
+        let migrants: Vec<Vec<u32>> = (0..n as usize).map(|i| self.select_migrants(i)).collect();
+        for (source, slots) in migrants.into_iter().enumerate() {
+            let source = source as u32;
+            for slot in slots {
+                for target in [(source + 1) % n, (source + n - 1) % n] {
+                    match self.config.migration {
+                        MigrationMode::Share => self.share_migrant(slot, target),
+                        MigrationMode::Copy => self.copy_migrant(slot, target),
+                    }
+                }
+            }
+        }
+        self.last_migration_generation = self.island_generations.iter().copied().max().unwrap_or(0);
+    }
+
+    /// The island's best `max(1, floor(size × rate))`; in copy mode earlier migrants are
+    /// passed over (a migrant never migrates again).
+    fn select_migrants(&self, island: usize) -> Vec<u32> {
+        let island = &self.islands[island];
+        if island.is_empty() {
+            return Vec::new();
+        }
+        let count = ((island.len() as f64 * self.config.migration_rate).floor() as usize).max(1);
+        let eligible = |slot: &u32| match self.config.migration {
+            MigrationMode::Share => true,
+            MigrationMode::Copy => self.population.get(*slot).program.migrated_from.is_none(),
+        };
+        island.top(island.len()).map(|key| key.slot).filter(eligible).take(count).collect()
+    }
+
+    /// Seed rule: the same id joins the target unless it is already there.
+    fn share_migrant(&mut self, slot: u32, target: u32) {
+        let record = self.population.get(slot);
+        if record.islands.contains(&target) {
+            return;
+        }
+        let (fitness, timestamp) = (record.fitness, record.program.timestamp);
+        self.join_island(slot, target, fitness, timestamp);
+    }
+
+    /// Copy rule: a new program with `migratedFrom` joins the target, unless the target already
+    /// holds identical code.
+    fn copy_migrant(&mut self, slot: u32, target: u32) {
+        let record = self.population.get(slot);
+        let code = &record.program.target_code;
+        let duplicate =
+            self.islands[target as usize].members().any(|m| self.population.get(m).program.target_code == *code);
+        if duplicate {
+            return;
+        }
+        let fitness = record.fitness;
+        let original = record.program.clone();
+        let copy =
+            Program { id: self.rng.uuid(), island: target, migrated_from: Some(original.id.clone()), ..original };
+        self.insert_on_island(copy, fitness, target);
+    }
+}

@@ -1,0 +1,268 @@
+//! `database.json`: read as the seed writes it, written as a superset the seed still reads.
+//!
+//! The seed's keys come first, in the seed's order and with the seed's types. evodb's own state
+//! lives in one added key, `evodb` (format version, seed, PRNG state, full config), plus two
+//! added program fields (`island`, `migratedFrom`). The seed's CLI ignores added keys and drops
+//! them when it rewrites the file; evodb then carries on from the seed keys alone: default
+//! options, home islands re-derived from the island lists, and the PRNG re-seeded from a hash of
+//! the file's contents (`reseed_from_seed_keys`). The seed's five config keys are authoritative
+//! over the copy inside `evodb.config`.
+
+use indexmap::IndexMap;
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::config::Config;
+use crate::database::Database;
+use crate::error::{Error, Result};
+use crate::island::Island;
+use crate::json_text::to_pretty_js;
+use crate::metrics::{Metrics, fitness_of};
+use crate::population::Population;
+use crate::program::Program;
+use crate::rng::DetRng;
+
+const FORMAT_VERSION: u32 = 1;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredDatabase {
+    num_islands: u32,
+    max_island_size: Option<u32>,
+    migration_interval: u64,
+    migration_rate: f64,
+    exploration_ratio: Option<f64>,
+    programs: IndexMap<String, StoredProgram>,
+    islands: Vec<Vec<String>>,
+    current_island: u32,
+    island_generations: Vec<u64>,
+    last_migration_generation: u64,
+    best_program_id: String,
+    last_iteration: u64,
+    evodb: Option<Extension>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredProgram {
+    id: String,
+    code_path: String,
+    target_code: String,
+    parent_id: String,
+    generation: u64,
+    iteration_found: u64,
+    timestamp: f64,
+    metrics: Metrics,
+    changes: String,
+    island: Option<u32>,
+    migrated_from: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Extension {
+    format: u32,
+    seed: u64,
+    rng: String,
+    config: Config,
+}
+
+impl Database {
+    /// The whole database as `database.json` text (2-space indented, JavaScript number format).
+    pub fn to_json(&self) -> String {
+        to_pretty_js(&StoredDatabaseRef(self))
+    }
+
+    /// Reads `database.json` text written by evodb or by the seed's CLI. A torn, truncated or
+    /// ill-typed file is rejected with an error naming the problem and where it is.
+    ///
+    /// ```
+    /// use evodb_core::{Config, Database};
+    /// let db = Database::new(Config::default(), 1).unwrap();
+    /// let again = Database::from_json(&db.to_json()).unwrap();
+    /// assert_eq!(again.to_json(), db.to_json());
+    /// assert!(Database::from_json(r#"{"numIslands": 3"#).is_err());
+    /// ```
+    pub fn from_json(text: &str) -> Result<Database> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let stored: StoredDatabase = serde_path_to_error::deserialize(de).map_err(describe_parse_error)?;
+        restore(stored)
+    }
+}
+
+fn describe_parse_error(err: serde_path_to_error::Error<serde_json::Error>) -> Error {
+    let path = err.path().to_string();
+    let inner = err.into_inner();
+    if inner.is_eof() {
+        Error::corrupt(format!("the file ends early (torn or truncated write?): {inner}"))
+    } else if inner.is_syntax() {
+        Error::corrupt(format!("the file is not valid JSON: {inner}"))
+    } else if path == "." {
+        Error::corrupt(format!("not a database.json: {inner}"))
+    } else {
+        Error::corrupt(format!("`{path}` {inner}"))
+    }
+}
+
+fn restore(stored: StoredDatabase) -> Result<Database> {
+    let (seed, rng, mut config) = match &stored.evodb {
+        Some(ext) if ext.format > FORMAT_VERSION => {
+            return Err(Error::corrupt(format!(
+                "`evodb.format` is {}; this evodb reads format {FORMAT_VERSION} — upgrade evodb",
+                ext.format
+            )));
+        }
+        Some(ext) => (ext.seed, DetRng::from_state(&ext.rng)?, ext.config.clone()),
+        None => {
+            let seed = reseed_from_seed_keys(&stored);
+            (seed, DetRng::from_seed(seed), Config::default())
+        }
+    };
+    config.num_islands = stored.num_islands;
+    config.max_island_size = stored.max_island_size.unwrap_or(config.max_island_size);
+    config.migration_interval = stored.migration_interval;
+    config.migration_rate = stored.migration_rate;
+    config.exploration_ratio = stored.exploration_ratio.unwrap_or(config.exploration_ratio);
+    config.validate()?;
+
+    let n = config.num_islands as usize;
+    for (field, len) in [("islands", stored.islands.len()), ("islandGenerations", stored.island_generations.len())] {
+        if len != n {
+            return Err(Error::corrupt(format!("`{field}` has {len} entries but `numIslands` is {n}")));
+        }
+    }
+    if stored.current_island as usize >= n {
+        return Err(Error::corrupt(format!(
+            "`currentIsland` is {} but islands are 0..{}",
+            stored.current_island,
+            n - 1
+        )));
+    }
+
+    let mut db = Database::new(config, seed)?;
+    db.rng = rng;
+    db.population = Population::default();
+    db.islands = vec![Island::default(); n];
+    for (key, p) in stored.programs {
+        if p.id != key {
+            return Err(Error::corrupt(format!("`programs.{key}.id` is `{}`; it must equal its key", p.id)));
+        }
+        if let Some(island) = p.island
+            && island as usize >= n
+        {
+            return Err(Error::corrupt(format!("`programs.{key}.island` is {island} but islands are 0..{}", n - 1)));
+        }
+        let fitness =
+            fitness_of(&db.config, &p.metrics).map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
+        let program = Program {
+            id: p.id,
+            code_path: p.code_path,
+            target_code: p.target_code,
+            parent_id: p.parent_id,
+            generation: p.generation,
+            iteration_found: p.iteration_found,
+            timestamp: p.timestamp + 0.0,
+            metrics: p.metrics,
+            changes: p.changes,
+            island: p.island.unwrap_or(u32::MAX),
+            migrated_from: p.migrated_from,
+        };
+        db.population.insert(program, fitness);
+    }
+    // Like the seed's loader: ids of missing programs are dropped, repeats collapse (a Set).
+    for (island, ids) in stored.islands.iter().enumerate() {
+        for id in ids {
+            if let Some(slot) = db.population.slot_of(id) {
+                let record = db.population.get(slot);
+                if !record.islands.contains(&(island as u32)) {
+                    let (fitness, timestamp) = (record.fitness, record.program.timestamp);
+                    db.join_island(slot, island as u32, fitness, timestamp);
+                }
+            }
+        }
+    }
+    // A seed-written program has no home island: it is the first island that lists it.
+    let unplaced: Vec<u32> =
+        db.population.slots().filter(|&s| db.population.get(s).program.island == u32::MAX).collect();
+    for slot in unplaced {
+        let record = db.population.get_mut(slot);
+        record.program.island = record.islands.iter().copied().min().unwrap_or(0);
+    }
+
+    db.current_island = stored.current_island;
+    db.island_generations = stored.island_generations;
+    db.last_migration_generation = stored.last_migration_generation;
+    db.last_iteration = stored.last_iteration;
+    // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
+    db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
+    Ok(db)
+}
+
+/// `reseed_from_seed_keys`: a seed derived (FNV-1a) from what the seed's CLI keeps, so a file it
+/// rewrote resumes deterministically.
+fn reseed_from_seed_keys(stored: &StoredDatabase) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01B3;
+    let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(PRIME);
+        }
+    };
+    feed(&stored.last_iteration.to_le_bytes());
+    feed(stored.best_program_id.as_bytes());
+    for id in stored.programs.keys() {
+        feed(id.as_bytes());
+    }
+    hash
+}
+
+/// The file's top level, in the seed's key order, borrowing from the database.
+struct StoredDatabaseRef<'a>(&'a Database);
+
+impl Serialize for StoredDatabaseRef<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let db = self.0;
+        let c = &db.config;
+        let mut map = serializer.serialize_map(Some(13))?;
+        map.serialize_entry("numIslands", &c.num_islands)?;
+        map.serialize_entry("maxIslandSize", &c.max_island_size)?;
+        map.serialize_entry("migrationInterval", &c.migration_interval)?;
+        map.serialize_entry("migrationRate", &c.migration_rate)?;
+        map.serialize_entry("explorationRatio", &c.exploration_ratio)?;
+        map.serialize_entry("programs", &ProgramsRef(db))?;
+        map.serialize_entry("islands", &IslandsRef(db))?;
+        map.serialize_entry("currentIsland", &db.current_island)?;
+        map.serialize_entry("islandGenerations", &db.island_generations)?;
+        map.serialize_entry("lastMigrationGeneration", &db.last_migration_generation)?;
+        map.serialize_entry("bestProgramId", db.best_id().unwrap_or(""))?;
+        map.serialize_entry("lastIteration", &db.last_iteration)?;
+        let ext = Extension { format: FORMAT_VERSION, seed: db.seed, rng: db.rng.state(), config: c.clone() };
+        map.serialize_entry("evodb", &ext)?;
+        map.end()
+    }
+}
+
+struct ProgramsRef<'a>(&'a Database);
+
+impl Serialize for ProgramsRef<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for program in self.0.programs() {
+            map.serialize_entry(&program.id, program)?;
+        }
+        map.end()
+    }
+}
+
+struct IslandsRef<'a>(&'a Database);
+
+impl Serialize for IslandsRef<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let db = self.0;
+        let mut seq = serializer.serialize_seq(Some(db.islands.len()))?;
+        for island in 0..db.islands.len() as u32 {
+            seq.serialize_element(&db.island_members(island))?;
+        }
+        seq.end()
+    }
+}

@@ -1,0 +1,86 @@
+//! Every live program, by slot. Slots are handed out in insertion order and never reused, so a
+//! slot number is also the program's position in the file's `programs` object.
+
+use std::collections::BTreeMap;
+
+use crate::live_order::LiveOrder;
+use crate::program::Program;
+use crate::ranking::{RankKey, Ranking};
+
+#[derive(Clone, Debug)]
+pub(crate) struct Record {
+    pub program: Program,
+    pub fitness: f64,
+    /// Islands the program is on, in the order it joined them.
+    pub islands: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Population {
+    slots: Vec<Option<Box<Record>>>,
+    order: LiveOrder,
+    ids: BTreeMap<String, u32>,
+    ranking: Ranking,
+}
+
+impl Population {
+    pub(crate) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub(crate) fn insert(&mut self, program: Program, fitness: f64) -> u32 {
+        let slot = self.order.push(self.slots.len() as u32);
+        debug_assert_eq!(slot as usize, self.slots.len());
+        self.ids.insert(program.id.clone(), slot);
+        self.ranking.insert(self.key(slot, fitness, program.timestamp));
+        self.slots.push(Some(Box::new(Record { program, fitness, islands: Vec::new() })));
+        slot
+    }
+
+    pub(crate) fn remove(&mut self, slot: u32) -> Record {
+        let record = self.slots[slot as usize].take().expect("slot is live");
+        self.order.remove(slot);
+        self.ids.remove(&record.program.id);
+        self.ranking.remove(&self.key(slot, record.fitness, record.program.timestamp));
+        *record
+    }
+
+    fn key(&self, slot: u32, fitness: f64, timestamp: f64) -> RankKey {
+        RankKey { fitness, timestamp, pos: slot, slot }
+    }
+
+    pub(crate) fn get(&self, slot: u32) -> &Record {
+        self.slots[slot as usize].as_deref().expect("slot is live")
+    }
+
+    pub(crate) fn get_mut(&mut self, slot: u32) -> &mut Record {
+        self.slots[slot as usize].as_deref_mut().expect("slot is live")
+    }
+
+    pub(crate) fn slot_of(&self, id: &str) -> Option<u32> {
+        self.ids.get(id).copied()
+    }
+
+    /// Live slots in insertion order.
+    pub(crate) fn slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.order.iter()
+    }
+
+    /// The live program of insertion rank `k`.
+    pub(crate) fn nth(&self, k: usize) -> u32 {
+        self.order.select(k).1
+    }
+
+    /// Best programs of the whole population, best first.
+    pub(crate) fn top(&self, k: usize) -> impl Iterator<Item = &RankKey> {
+        self.ranking.top(k)
+    }
+
+    pub(crate) fn rank_of(&self, key: &RankKey) -> usize {
+        self.order.rank(key.pos)
+    }
+
+    pub(crate) fn best(&self) -> Option<u32> {
+        self.ranking.best().map(|k| k.slot)
+    }
+}

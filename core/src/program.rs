@@ -1,0 +1,119 @@
+//! A stored program (one candidate) and the request that adds one.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::metrics::Metrics;
+
+/// The parent id the seed gives the initial program.
+pub const ROOT_PARENT_ID: &str = "0";
+
+/// One program as it is stored: the seed's fields in the seed's order, then evodb's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Program {
+    pub id: String,
+    pub code_path: String,
+    pub target_code: String,
+    pub parent_id: String,
+    pub generation: u64,
+    pub iteration_found: u64,
+    /// Seconds since the epoch, as the caller passed it (`now`).
+    pub timestamp: f64,
+    pub metrics: Metrics,
+    pub changes: String,
+    /// Home island: where the program was placed when added.
+    pub island: u32,
+    /// For a copy made by copy-mode migration: the id it was copied from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migrated_from: Option<String>,
+}
+
+/// A scored candidate to add.
+///
+/// ```
+/// let req: evodb_core::AddRequest = serde_json::from_str(r#"{
+///   "codePath": "/p/candidates/iteration_1.py", "targetCode": "def f(): return 1",
+///   "parentId": "0", "metrics": {"score": 0.5}, "changes": "first try"
+/// }"#).unwrap();
+/// assert_eq!(req.metrics.get("score"), Some(0.5));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AddRequest {
+    /// Omit to get a deterministic UUID-shaped id from the database's PRNG.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub code_path: String,
+    pub target_code: String,
+    #[serde(default = "root_parent")]
+    pub parent_id: String,
+    pub metrics: Metrics,
+    #[serde(default)]
+    pub changes: String,
+    /// Target island; required with explicit placement, an override otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island: Option<u32>,
+}
+
+fn root_parent() -> String {
+    ROOT_PARENT_ID.to_string()
+}
+
+impl AddRequest {
+    /// The seed command's request: parent `"0"`, changes `"initial implementation"`.
+    pub fn seed(code_path: impl Into<String>, target_code: impl Into<String>, metrics: Metrics) -> AddRequest {
+        AddRequest {
+            id: None,
+            code_path: code_path.into(),
+            target_code: target_code.into(),
+            parent_id: root_parent(),
+            metrics,
+            changes: "initial implementation".to_string(),
+            island: None,
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        if let Some(id) = &self.id
+            && id.trim().is_empty()
+        {
+            return Err(Error::input("id", "is empty; omit it to get a generated id"));
+        }
+        if self.code_path.trim().is_empty() {
+            return Err(Error::input("codePath", "is empty; pass the path of the candidate's file"));
+        }
+        if self.target_code.trim().is_empty() {
+            return Err(Error::input("targetCode", "is empty; pass the candidate's source code"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_fields_are_rejected_by_name() {
+        let ok = AddRequest::seed("/a.py", "x = 1", Metrics::default());
+        ok.validate().unwrap();
+        for (field, req) in [
+            ("codePath", AddRequest { code_path: " ".into(), ..ok.clone() }),
+            ("targetCode", AddRequest { target_code: "".into(), ..ok.clone() }),
+            ("id", AddRequest { id: Some("".into()), ..ok.clone() }),
+        ] {
+            match req.validate() {
+                Err(Error::InvalidInput { field: f, .. }) => assert_eq!(f, field),
+                other => panic!("{field}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_request_fields_are_named() {
+        let err = serde_json::from_str::<AddRequest>(r#"{"codePath":"a","targetCode":"b","metrics":{},"parent":"x"}"#)
+            .unwrap_err();
+        assert!(err.to_string().contains("parent"), "{err}");
+    }
+}

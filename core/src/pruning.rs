@@ -1,0 +1,22 @@
+//! Keeping islands within capacity.
+
+use crate::database::Database;
+
+impl Database {
+    /// `prune_to_capacity`: every island keeps its best `maxIslandSize` members (the seed sorts
+    /// and cuts; removing the worst one at a time is the same set). A program left on no island
+    /// is deleted from the database.
+    pub(crate) fn prune_to_capacity(&mut self) {
+        let capacity = self.config.max_island_size as usize;
+        for island in 0..self.islands.len() {
+            while self.islands[island].len() > capacity {
+                let slot = self.islands[island].remove_worst().expect("island is over capacity");
+                let record = self.population.get_mut(slot);
+                record.islands.retain(|&i| i as usize != island);
+                if record.islands.is_empty() {
+                    self.delete_program(slot);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! `sample`: a parent and inspirations from the current island (which sampling never moves).
+
+use crate::config::InspirationScope;
+use crate::database::Database;
+use crate::views::{Inspiration, Sample, SampledParent};
+
+impl Database {
+    /// Draws a parent and inspirations. Draw order (it is part of the format): the exploration
+    /// coin, then the parent index, then the inspirations from the top pool, then the others.
+    pub fn sample(&mut self) -> Sample {
+        let parent = self.sample_parent();
+        let inspirations = self.sample_inspirations(parent);
+        let program = |slot: u32| &self.population.get(slot).program;
+        Sample {
+            parent: parent.map(|slot| SampledParent::from(program(slot))),
+            inspirations: inspirations.into_iter().map(|slot| Inspiration::from(program(slot))).collect(),
+        }
+    }
+
+    /// `sample_parent`: with probability `explorationRatio` a uniform pick from the island,
+    /// otherwise a uniform pick among its `exploitationTop` best. An empty island falls back
+    /// to the seed program (`iterationFound == 0`), else a uniform pick from all programs.
+    fn sample_parent(&mut self) -> Option<u32> {
+        let island = &self.islands[self.current_island as usize];
+        if island.is_empty() {
+            return self.empty_island_fallback();
+        }
+        if self.rng.unit_f64() < self.config.exploration_ratio {
+            let k = self.rng.below(island.len());
+            return Some(island.nth(k));
+        }
+        let top = island.len().min(self.config.exploitation_top as usize);
+        let k = self.rng.below(top);
+        island.top(top).nth(k).map(|key| key.slot)
+    }
+
+    /// `empty_island_fallback`: the seed program, else any program, else none.
+    fn empty_island_fallback(&mut self) -> Option<u32> {
+        if let Some(slot) = self.population.slots().find(|&s| self.population.get(s).program.iteration_found == 0) {
+            return Some(slot);
+        }
+        if self.population.len() == 0 {
+            return None;
+        }
+        let k = self.rng.below(self.population.len());
+        Some(self.population.nth(k))
+    }
+
+    /// `sample_inspirations`: `inspirationsFromTop` drawn from the best `inspirationTopPool`
+    /// (a shuffle of the pool, truncated), plus `inspirationsFromRest` drawn from the rest;
+    /// then the parent is removed from the list. From the island (seed) or from all islands.
+    fn sample_inspirations(&mut self, parent: Option<u32>) -> Vec<u32> {
+        let pool = self.config.inspiration_top_pool as usize;
+        let from_top = self.config.inspirations_from_top as usize;
+        let from_rest = self.config.inspirations_from_rest as usize;
+        let (top, rest_ranks, len): (Vec<u32>, Vec<usize>, usize) = match self.config.inspiration_scope {
+            InspirationScope::Island => {
+                let island = &self.islands[self.current_island as usize];
+                let keys: Vec<_> = island.top(pool).collect();
+                let mut ranks: Vec<usize> = keys.iter().map(|k| island.rank_of(k)).collect();
+                ranks.sort_unstable();
+                (keys.iter().map(|k| k.slot).collect(), ranks, island.len())
+            }
+            InspirationScope::AllIslands => {
+                let keys: Vec<_> = self.population.top(pool).collect();
+                let mut ranks: Vec<usize> = keys.iter().map(|k| self.population.rank_of(k)).collect();
+                ranks.sort_unstable();
+                (keys.iter().map(|k| k.slot).collect(), ranks, self.population.len())
+            }
+        };
+        let mut chosen: Vec<u32> =
+            self.rng.distinct_ranks(top.len(), from_top, &[]).into_iter().map(|i| top[i]).collect();
+        for rank in self.rng.distinct_ranks(len, from_rest, &rest_ranks) {
+            chosen.push(match self.config.inspiration_scope {
+                InspirationScope::Island => self.islands[self.current_island as usize].nth(rank),
+                InspirationScope::AllIslands => self.population.nth(rank),
+            });
+        }
+        chosen.retain(|&slot| Some(slot) != parent);
+        chosen
+    }
+}

@@ -147,6 +147,7 @@ impl Database {
             island,
             migrated_from: None,
         };
+        let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let slot = self.insert_on_island(program, fitness, island);
         self.update_best(slot);
         self.island_generations[island as usize] += 1;
@@ -155,13 +156,13 @@ impl Database {
         if self.should_migrate() {
             self.migrate_ring();
         }
+        // The new program itself may be pruned here when its island is full of better ones.
         self.prune_to_capacity();
 
-        let added = &self.population.get(slot).program;
-        let best = self.best.map(|b| &self.population.get(b).program).unwrap_or(added);
+        let best = &self.population.get(self.best.expect("the database holds at least one program")).program;
         Ok(AddOutcome {
-            id: added.id.clone(),
-            metrics: added.metrics.clone(),
+            id,
+            metrics,
             best_program_id: best.id.clone(),
             best_metrics: best.metrics.clone(),
             last_iteration: self.last_iteration,

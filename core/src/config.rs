@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// Upper bounds that catch absurd configs before they allocate anything.
-const MAX_ISLANDS: u32 = 1024;
+/// Islands are a bit set per program (`u64`), which keeps migration's membership checks cheap.
+pub(crate) const MAX_ISLANDS: u32 = 64;
 const MAX_ISLAND_SIZE: u32 = 10_000_000;
 
 /// Which island a new program joins.

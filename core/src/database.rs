@@ -203,7 +203,7 @@ impl Database {
 
     pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
         self.islands[island as usize].join(slot, fitness, timestamp);
-        self.population.get_mut(slot).islands.push(island);
+        self.population.enter_island(slot, island);
     }
 
     /// `update_best`: the seed replaces the best when there is none or the new one is better.

@@ -52,10 +52,10 @@ impl Database {
 
     /// Seed rule: the same id joins the target unless it is already there.
     fn share_migrant(&mut self, slot: u32, target: u32) {
-        let record = self.population.get(slot);
-        if record.islands.contains(&target) {
+        if self.population.is_on(slot, target) {
             return;
         }
+        let record = self.population.get(slot);
         let (fitness, timestamp) = (record.fitness, record.program.timestamp);
         self.join_island(slot, target, fitness, timestamp);
     }

@@ -173,8 +173,8 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
     for (island, ids) in stored.islands.iter().enumerate() {
         for id in ids {
             if let Some(slot) = db.population.slot_of(id) {
-                let record = db.population.get(slot);
-                if !record.islands.contains(&(island as u32)) {
+                if !db.population.is_on(slot, island as u32) {
+                    let record = db.population.get(slot);
                     let (fitness, timestamp) = (record.fitness, record.program.timestamp);
                     db.join_island(slot, island as u32, fitness, timestamp);
                 }
@@ -185,8 +185,8 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
     let unplaced: Vec<u32> =
         db.population.slots().filter(|&s| db.population.get(s).program.island == u32::MAX).collect();
     for slot in unplaced {
-        let record = db.population.get_mut(slot);
-        record.program.island = record.islands.iter().copied().min().unwrap_or(0);
+        let home = db.population.first_island(slot).unwrap_or(0);
+        db.population.get_mut(slot).program.island = home;
     }
 
     db.current_island = stored.current_island;

@@ -11,13 +11,14 @@ use crate::ranking::{RankKey, Ranking};
 pub(crate) struct Record {
     pub program: Program,
     pub fitness: f64,
-    /// Islands the program is on, in the order it joined them.
-    pub islands: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Population {
     slots: Vec<Option<Box<Record>>>,
+    /// Per slot, the islands the program is on (bit i = island i); kept apart from the records
+    /// so migration's membership checks stay in cache.
+    islands: Vec<u64>,
     order: LiveOrder,
     ids: BTreeMap<String, u32>,
     ranking: Ranking,
@@ -33,7 +34,8 @@ impl Population {
         debug_assert_eq!(slot as usize, self.slots.len());
         self.ids.insert(program.id.clone(), slot);
         self.ranking.insert(self.key(slot, fitness, program.timestamp));
-        self.slots.push(Some(Box::new(Record { program, fitness, islands: Vec::new() })));
+        self.slots.push(Some(Box::new(Record { program, fitness })));
+        self.islands.push(0);
         slot
     }
 
@@ -47,6 +49,27 @@ impl Population {
 
     fn key(&self, slot: u32, fitness: f64, timestamp: f64) -> RankKey {
         RankKey { fitness, timestamp, pos: slot, slot }
+    }
+
+    pub(crate) fn is_on(&self, slot: u32, island: u32) -> bool {
+        self.islands[slot as usize] & (1 << island) != 0
+    }
+
+    /// The lowest-numbered island the program is on.
+    pub(crate) fn first_island(&self, slot: u32) -> Option<u32> {
+        let bits = self.islands[slot as usize];
+        (bits != 0).then(|| bits.trailing_zeros())
+    }
+
+    pub(crate) fn enter_island(&mut self, slot: u32, island: u32) {
+        self.islands[slot as usize] |= 1 << island;
+    }
+
+    /// Records that the program left `island`; true when it is now on no island.
+    pub(crate) fn leave_island(&mut self, slot: u32, island: u32) -> bool {
+        let bits = &mut self.islands[slot as usize];
+        *bits &= !(1 << island);
+        *bits == 0
     }
 
     pub(crate) fn get(&self, slot: u32) -> &Record {

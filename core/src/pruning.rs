@@ -11,9 +11,7 @@ impl Database {
         for island in 0..self.islands.len() {
             while self.islands[island].len() > capacity {
                 let slot = self.islands[island].remove_worst().expect("island is over capacity");
-                let record = self.population.get_mut(slot);
-                record.islands.retain(|&i| i as usize != island);
-                if record.islands.is_empty() {
+                if self.population.leave_island(slot, island as u32) {
                     self.delete_program(slot);
                 }
             }

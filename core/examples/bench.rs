@@ -1,0 +1,34 @@
+//! Quick speed check: one JSON line per population size with the cost of one `add` followed by
+//! one `sample`, at steady state (islands full, so every add also prunes).
+//!
+//! `cargo run --release -p evodb-core --example bench [-- 120 1000]`
+//!
+//! Population N is the total island capacity (3 islands × N/3, so N = 120 is the seed's
+//! default); `live_programs` is how many distinct programs that holds once migration has shared
+//! the best ones between islands.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+#[path = "../benches/workload.rs"]
+mod workload;
+
+use workload::{database_of, request};
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() { vec![120, 1_000, 10_000, 100_000] } else { sizes };
+    for population in sizes {
+        let mut db = database_of(population);
+        let ops = 20_000;
+        let start = Instant::now();
+        let mut parent = String::from("0");
+        for i in 0..ops {
+            db.add(request(population + i, &parent), (population + i) as f64).unwrap();
+            let sample = black_box(db.sample());
+            parent = sample.parent.map(|p| p.id).unwrap_or_default();
+        }
+        let micros = start.elapsed().as_secs_f64() * 1e6 / ops as f64;
+        println!("{{\"population\":{population},\"live_programs\":{},\"add_sample_us\":{micros:.3}}}", db.len());
+    }
+}

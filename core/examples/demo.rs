@@ -137,7 +137,7 @@ impl Mutator {
     fn mutate(&mut self, coefficients: &mut [f64; 4], inspirations: usize) -> String {
         let index = (self.next() % 4) as usize;
         let step = [0.25, 0.5, 1.0][(self.next() % 3) as usize];
-        let delta = if self.next() % 2 == 0 { step } else { -step };
+        let delta = if self.next().is_multiple_of(2) { step } else { -step };
         coefficients[index] += delta;
         format!("adjusted coefficient c{index} by {delta:+} (with {inspirations} inspirations in view)")
     }

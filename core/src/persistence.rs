@@ -172,12 +172,12 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
     // Like the seed's loader: ids of missing programs are dropped, repeats collapse (a Set).
     for (island, ids) in stored.islands.iter().enumerate() {
         for id in ids {
-            if let Some(slot) = db.population.slot_of(id) {
-                if !db.population.is_on(slot, island as u32) {
-                    let record = db.population.get(slot);
-                    let (fitness, timestamp) = (record.fitness, record.program.timestamp);
-                    db.join_island(slot, island as u32, fitness, timestamp);
-                }
+            if let Some(slot) = db.population.slot_of(id)
+                && !db.population.is_on(slot, island as u32)
+            {
+                let record = db.population.get(slot);
+                let (fitness, timestamp) = (record.fitness, record.program.timestamp);
+                db.join_island(slot, island as u32, fitness, timestamp);
             }
         }
     }

@@ -15,10 +15,8 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::config::Config;
 use crate::database::Database;
 use crate::error::{Error, Result};
-use crate::island::Island;
 use crate::json_text::to_pretty_js;
 use crate::metrics::{Metrics, fitness_of};
-use crate::population::Population;
 use crate::program::Program;
 use crate::rng::DetRng;
 
@@ -141,8 +139,6 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
 
     let mut db = Database::new(config, seed)?;
     db.rng = rng;
-    db.population = Population::default();
-    db.islands = vec![Island::default(); n];
     for (key, p) in stored.programs {
         if p.id != key {
             return Err(Error::corrupt(format!("`programs.{key}.id` is `{}`; it must equal its key", p.id)));

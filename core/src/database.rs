@@ -11,6 +11,9 @@ use crate::ranking::is_better;
 use crate::rng::DetRng;
 use crate::views::{AddOutcome, BestProgram, Info};
 
+/// The largest seed: JavaScript's `Number.MAX_SAFE_INTEGER`.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
 /// A population of programs on islands. Deterministic: the same seed and the same operations
 /// give the same results and the same `to_json()` bytes on every platform.
 ///
@@ -38,8 +41,12 @@ pub struct Database {
 
 impl Database {
     /// An empty database.
+    /// `seed` must be at most 2^53 − 1 so that every JSON reader (JavaScript's too) keeps it exact.
     pub fn new(config: Config, seed: u64) -> Result<Database> {
         config.validate()?;
+        if seed > MAX_SEED {
+            return Err(Error::config("seed", format!("is {seed}; pass an integer from 0 to {MAX_SEED}")));
+        }
         let n = config.num_islands as usize;
         Ok(Database {
             config,

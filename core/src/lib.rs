@@ -36,7 +36,7 @@ mod sampling;
 mod views;
 
 pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode, Placement};
-pub use database::Database;
+pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
 pub use metrics::Metrics;
 pub use program::{AddRequest, Program, ROOT_PARENT_ID};

@@ -13,7 +13,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::config::Config;
-use crate::database::Database;
+use crate::database::{Database, MAX_SEED};
 use crate::error::{Error, Result};
 use crate::json_text::to_pretty_js;
 use crate::metrics::{Metrics, fitness_of};
@@ -209,7 +209,7 @@ fn reseed_from_seed_keys(stored: &StoredDatabase) -> u64 {
     for id in stored.programs.keys() {
         feed(id.as_bytes());
     }
-    hash
+    hash & MAX_SEED
 }
 
 /// The file's top level, in the seed's key order, borrowing from the database.

@@ -74,6 +74,21 @@ impl AddRequest {
         }
     }
 
+    /// Parses a request from JSON (camelCase, as the seed CLI's flags name the fields); errors
+    /// name the offending field.
+    ///
+    /// ```
+    /// let err = evodb_core::AddRequest::from_json(r#"{"codePath":"a","targetCode":"b","metrics":{"s":"high"}}"#).unwrap_err();
+    /// assert!(err.to_string().contains("metrics.s"), "{err}");
+    /// ```
+    pub fn from_json(text: &str) -> Result<AddRequest> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            Error::input(if path == "." { "request".to_string() } else { path }, e.into_inner().to_string())
+        })
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
         if let Some(id) = &self.id
             && id.trim().is_empty()

@@ -222,6 +222,13 @@ fn inspirations_from_all_islands() {
 }
 
 #[test]
+fn seeds_beyond_javascripts_safe_integers_are_rejected() {
+    assert!(Database::new(Config::default(), evodb_core::MAX_SEED).is_ok());
+    let err = Database::new(Config::default(), evodb_core::MAX_SEED + 1).unwrap_err();
+    assert!(matches!(err, Error::InvalidConfig { ref field, .. } if field == "seed"), "{err}");
+}
+
+#[test]
 fn bad_inputs_change_nothing() {
     let mut db = db_with(Config::default());
     db.add(request("a", "0", 0.5), 1.0).unwrap();

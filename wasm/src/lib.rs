@@ -1,0 +1,103 @@
+//! The wasm-bindgen face of evodb: a `Database` class with camelCase methods, plain JS objects in
+//! and out, and errors thrown as `EvodbError` (an `Error` with a machine-readable `code`).
+//! Thin translation only: every rule lives in `evodb-core`. Values cross the boundary as JSON
+//! text, so their shapes (key order, `null`s) are exactly the core's on every face.
+
+use evodb_core::json_text::to_compact_js;
+use evodb_core::{AddRequest, Config};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// A population database.
+///
+/// ```js
+/// import { Database } from "evodb";
+/// const db = new Database({ numIslands: 3 }, 42);
+/// const seed = db.add({ codePath: "/src/f.py", targetCode: "def f(): ...", parentId: "0",
+///                       metrics: { score: 0.5 }, changes: "initial implementation" }, Date.now() / 1000);
+/// const { parent, inspirations } = db.sample();
+/// ```
+#[wasm_bindgen]
+pub struct Database {
+    inner: evodb_core::Database,
+}
+
+#[wasm_bindgen]
+impl Database {
+    /// `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
+    /// the seed's defaults); `seed` a non-negative integer (default 0).
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue, seed: Option<f64>) -> Result<Database, JsValue> {
+        let config = if config.is_undefined() || config.is_null() {
+            Config::default()
+        } else {
+            Config::from_json(&stringify(&config)?).map_err(to_js_error)?
+        };
+        let inner = evodb_core::Database::new(config, seed_from(seed)?).map_err(to_js_error)?;
+        Ok(Database { inner })
+    }
+
+    /// `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(text: &str) -> Result<Database, JsValue> {
+        evodb_core::Database::from_json(text).map(|inner| Database { inner }).map_err(to_js_error)
+    }
+
+    /// `db.toJson()`: the whole database as `database.json` text.
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// `db.add(request, now)`: `{id, metrics, bestProgramId, bestMetrics, lastIteration, warnings?}`.
+    /// `now` is seconds since the epoch (`Date.now() / 1000`).
+    pub fn add(&mut self, request: JsValue, now: f64) -> Result<JsValue, JsValue> {
+        let request = AddRequest::from_json(&stringify(&request)?).map_err(to_js_error)?;
+        to_js(&self.inner.add(request, now).map_err(to_js_error)?)
+    }
+
+    /// `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+    pub fn sample(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.sample())
+    }
+
+    /// `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
+    pub fn best(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.best())
+    }
+
+    /// `db.info()`: the seed CLI's `info` object.
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.info())
+    }
+}
+
+fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {
+    match seed {
+        None => Ok(0),
+        Some(s) if s >= 0.0 && s.fract() == 0.0 && s <= 9_007_199_254_740_991.0 => Ok(s as u64),
+        Some(s) => Err(error("invalid-config", &format!("invalid config: `seed` is {s}; pass a non-negative integer"))),
+    }
+}
+
+fn stringify(value: &JsValue) -> Result<String, JsValue> {
+    js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()).ok_or_else(|| {
+        error("invalid-input", "invalid input: the value cannot be written as JSON; pass a plain object")
+    })
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(&to_compact_js(value))
+}
+
+/// The one error conversion: an `Error` named `EvodbError` with the core's `code`.
+fn to_js_error(err: evodb_core::Error) -> JsValue {
+    error(err.code(), &err.to_string())
+}
+
+fn error(code: &str, message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    err.set_name("EvodbError");
+    js_sys::Reflect::set(&err, &"code".into(), &code.into()).expect("an Error accepts properties");
+    err.into()
+}

@@ -86,7 +86,13 @@ impl<'de> Deserialize<'de> for Metrics {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Metrics, A::Error> {
                 let mut metrics = Metrics::default();
                 while let Some(name) = map.next_key::<String>()? {
-                    let value: f64 = map.next_value()?;
+                    // JSON has no NaN or ±inf; JavaScript's JSON.stringify writes them as null.
+                    let value: Option<f64> = map.next_value()?;
+                    let value = value.ok_or_else(|| {
+                        serde::de::Error::custom(format!(
+                            "metric `{name}` is null; metrics must be finite numbers (JSON.stringify turns NaN and ±Infinity into null)"
+                        ))
+                    })?;
                     metrics.insert(name, value).map_err(serde::de::Error::custom)?;
                 }
                 Ok(metrics)
@@ -177,6 +183,8 @@ mod tests {
         }
         let err = serde_json::from_str::<Metrics>(r#"{"speed": "fast"}"#).unwrap_err();
         assert!(err.to_string().contains("invalid type"), "{err}");
+        let err = serde_json::from_str::<Metrics>(r#"{"speed": null}"#).unwrap_err();
+        assert!(err.to_string().contains("NaN"), "{err}");
         let err = serde_json::from_str::<Metrics>(r#"[1, 2]"#).unwrap_err();
         assert!(err.to_string().contains("object of metric names"), "{err}");
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, parse_json};
 
 /// Upper bounds that catch absurd configs before they allocate anything.
 /// Islands are a bit set per program (`u64`), which keeps migration's membership checks cheap.
@@ -126,11 +126,8 @@ impl Config {
     /// assert_eq!(config.max_island_size, 40); // seed default
     /// ```
     pub fn from_json(text: &str) -> Result<Config> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let config: Config = serde_path_to_error::deserialize(de).map_err(|e| {
-            let field = e.path().to_string();
-            Error::config(if field == "." { "config".to_string() } else { field }, e.into_inner().to_string())
-        })?;
+        let config: Config = parse_json(text)
+            .map_err(|(path, e)| Error::config(path.unwrap_or_else(|| "config".into()), e.to_string()))?;
         config.validate()?;
         Ok(config)
     }

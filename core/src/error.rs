@@ -46,3 +46,13 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Parses JSON text, keeping where a bad value sits: `(Some("a.b"), err)`, or `(None, err)` when
+/// the problem is the text as a whole.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Option<String>, serde_json::Error)> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        (if path == "." { None } else { Some(path) }, e.into_inner())
+    })
+}

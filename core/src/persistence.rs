@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::config::Config;
 use crate::database::{Database, MAX_SEED};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, parse_json};
 use crate::json_text::to_pretty_js;
 use crate::metrics::{Metrics, fitness_of};
 use crate::program::Program;
@@ -82,23 +82,20 @@ impl Database {
     /// assert!(Database::from_json(r#"{"numIslands": 3"#).is_err());
     /// ```
     pub fn from_json(text: &str) -> Result<Database> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let stored: StoredDatabase = serde_path_to_error::deserialize(de).map_err(describe_parse_error)?;
+        let stored: StoredDatabase = parse_json(text).map_err(describe_parse_error)?;
         restore(stored)
     }
 }
 
-fn describe_parse_error(err: serde_path_to_error::Error<serde_json::Error>) -> Error {
-    let path = err.path().to_string();
-    let inner = err.into_inner();
+fn describe_parse_error((path, inner): (Option<String>, serde_json::Error)) -> Error {
     if inner.is_eof() {
         Error::corrupt(format!("the file ends early (torn or truncated write?): {inner}"))
     } else if inner.is_syntax() {
         Error::corrupt(format!("the file is not valid JSON: {inner}"))
-    } else if path == "." {
-        Error::corrupt(format!("not a database.json: {inner}"))
-    } else {
+    } else if let Some(path) = path {
         Error::corrupt(format!("`{path}` {inner}"))
+    } else {
+        Error::corrupt(format!("not a database.json: {inner}"))
     }
 }
 

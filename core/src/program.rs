@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, parse_json};
 use crate::metrics::Metrics;
 
 /// The parent id the seed gives the initial program.
@@ -82,11 +82,7 @@ impl AddRequest {
     /// assert!(err.to_string().contains("metrics.s"), "{err}");
     /// ```
     pub fn from_json(text: &str) -> Result<AddRequest> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            Error::input(if path == "." { "request".to_string() } else { path }, e.into_inner().to_string())
-        })
+        parse_json(text).map_err(|(path, e)| Error::input(path.unwrap_or_else(|| "request".into()), e.to_string()))
     }
 
     pub(crate) fn validate(&self) -> Result<()> {

@@ -33,6 +33,7 @@ mod pruning;
 mod ranking;
 mod rng;
 mod sampling;
+mod stats;
 mod views;
 
 pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode, Placement};
@@ -40,4 +41,5 @@ pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
 pub use metrics::Metrics;
 pub use program::{AddRequest, Program, ROOT_PARENT_ID};
+pub use stats::{IslandStats, Stats};
 pub use views::{AddOutcome, BestProgram, Info, Inspiration, Sample, SampledParent};

@@ -20,13 +20,13 @@ pub mod specs;
 
 use std::path::{Path, PathBuf};
 
-use evodb_core::json_text::to_pretty_js;
+use evodb_core::json_text::{to_compact_js, to_pretty_js};
 use evodb_core::{AddRequest, Config, Database};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 33;
+pub const VECTOR_COUNT: usize = 34;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -56,6 +56,55 @@ pub struct Expected {
     pub database: Option<Value>,
 }
 
+/// One way of reaching the engine: the native core, the wasm-bindgen package, the component.
+/// Values cross in the seed CLI's JSON shapes; a failure is the core's error code
+/// (`invalid-input`, …). A face replays a vector through its own API, so one driver
+/// ([`replay_on`]) and one comparison ([`mismatches`]) serve every Rust-hosted runner.
+pub trait Face {
+    type Db;
+    /// `config` is the options object as JSON text (`{}` for the seed's defaults).
+    fn create(&mut self, config: &str, seed: u64) -> Result<Self::Db, String>;
+    fn from_json(&mut self, text: &str) -> Result<Self::Db, String>;
+    fn to_json(&mut self, db: &Self::Db) -> String;
+    fn add(&mut self, db: &mut Self::Db, request: &Value, now: f64) -> Result<Value, String>;
+    fn sample(&mut self, db: &mut Self::Db) -> Value;
+    fn best(&mut self, db: &Self::Db) -> Value;
+    fn info(&mut self, db: &Self::Db) -> Value;
+    fn stats(&mut self, db: &Self::Db) -> Value;
+}
+
+/// The native core as a [`Face`] — the reference every other face is compared with.
+pub struct Native;
+
+impl Face for Native {
+    type Db = Database;
+    fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
+        Config::from_json(config).and_then(|config| Database::new(config, seed)).map_err(|e| e.code().into())
+    }
+    fn from_json(&mut self, text: &str) -> Result<Database, String> {
+        Database::from_json(text).map_err(|e| e.code().into())
+    }
+    fn to_json(&mut self, db: &Database) -> String {
+        db.to_json()
+    }
+    fn add(&mut self, db: &mut Database, request: &Value, now: f64) -> Result<Value, String> {
+        let request = AddRequest::from_json(&request.to_string()).map_err(|e| e.code().to_string())?;
+        db.add(request, now).map(|out| json!(out)).map_err(|e| e.code().into())
+    }
+    fn sample(&mut self, db: &mut Database) -> Value {
+        json!(db.sample())
+    }
+    fn best(&mut self, db: &Database) -> Value {
+        json!(db.best())
+    }
+    fn info(&mut self, db: &Database) -> Value {
+        json!(db.info())
+    }
+    fn stats(&mut self, db: &Database) -> Value {
+        json!(db.stats())
+    }
+}
+
 /// What replaying a vector produced; `database_text` is the exact `to_json()` output.
 pub struct Replayed {
     pub expected: Expected,
@@ -64,25 +113,30 @@ pub struct Replayed {
 
 /// Replays a vector's ops through the native core.
 pub fn replay(vector: &Vector) -> Replayed {
+    replay_on(&mut Native, vector)
+}
+
+/// Replays a vector's ops through any face.
+pub fn replay_on<F: Face>(face: &mut F, vector: &Vector) -> Replayed {
     let created = match (&vector.config, &vector.initial, &vector.initial_text) {
-        (_, Some(initial), _) => Database::from_json(&to_pretty_js(initial)),
-        (_, _, Some(text)) => Database::from_json(text),
+        (_, Some(initial), _) => face.from_json(&to_pretty_js(initial)),
+        (_, _, Some(text)) => face.from_json(text),
         (config, None, None) => {
             let config = config.as_ref().map(|c| c.to_string()).unwrap_or_else(|| "{}".into());
-            Config::from_json(&config).and_then(|config| Database::new(config, vector.seed))
+            face.create(&config, vector.seed)
         }
     };
     let mut db = match created {
         Ok(db) => db,
-        Err(e) => {
+        Err(code) => {
             return Replayed {
-                expected: Expected { create_error: Some(e.code().into()), results: None, database: None },
+                expected: Expected { create_error: Some(code), results: None, database: None },
                 database_text: None,
             };
         }
     };
-    let results = vector.ops.iter().map(|op| apply(&mut db, op)).collect();
-    let text = db.to_json();
+    let results = vector.ops.iter().map(|op| apply(face, &mut db, op)).collect();
+    let text = face.to_json(&db);
     let database = serde_json::from_str(&text).expect("to_json writes JSON");
     Replayed {
         expected: Expected { create_error: None, results: Some(results), database: Some(database) },
@@ -90,27 +144,78 @@ pub fn replay(vector: &Vector) -> Replayed {
     }
 }
 
-fn apply(db: &mut Database, op: &Value) -> Value {
+fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
     let outcome = match op["op"].as_str().expect("every op has an `op` name") {
-        "add" => {
-            let request: AddRequest = serde_json::from_value(op["request"].clone()).expect("vector add requests parse");
-            let now = op["now"].as_f64().expect("add ops carry `now`");
-            db.add(request, now).map(|out| json!(out))
+        "add" => face.add(db, &op["request"], op["now"].as_f64().expect("add ops carry `now`")),
+        "sample" => Ok(face.sample(db)),
+        "best" => Ok(face.best(db)),
+        "info" => Ok(face.info(db)),
+        "stats" => Ok(face.stats(db)),
+        "reload" => {
+            let text = face.to_json(db);
+            face.from_json(&text).map(|reloaded| {
+                *db = reloaded;
+                Value::Null
+            })
         }
-        "sample" => Ok(json!(db.sample())),
-        "best" => Ok(json!(db.best())),
-        "info" => Ok(json!(db.info())),
-        "reload" => Database::from_json(&db.to_json()).map(|reloaded| {
-            *db = reloaded;
-            Value::Null
-        }),
-        "snapshot" => Ok(serde_json::from_str(&db.to_json()).expect("to_json writes JSON")),
+        "snapshot" => Ok(serde_json::from_str(&face.to_json(db)).expect("to_json writes JSON")),
         other => panic!("unknown op `{other}`"),
     };
     match outcome {
         Ok(value) => json!({ "ok": value }),
-        Err(e) => json!({ "error": e.code() }),
+        Err(code) => json!({ "error": code }),
     }
+}
+
+/// Every difference between a replay and the vector's recorded expectations: results compared
+/// as JavaScript would print them (key order matters, `1` and `1.0` are one number), the
+/// database byte for byte against `JSON.stringify(expected.database, null, 2)`.
+pub fn mismatches(vector: &Vector, replayed: &Replayed) -> Vec<String> {
+    let Some(expected) = &vector.expected else { return vec![format!("{}: no expected results", vector.name)] };
+    let mut found = Vec::new();
+    if replayed.expected.create_error != expected.create_error {
+        found.push(format!(
+            "{}: create error {:?}, expected {:?}",
+            vector.name, replayed.expected.create_error, expected.create_error
+        ));
+    }
+    let none = Vec::new();
+    let got = replayed.expected.results.as_ref().unwrap_or(&none);
+    let want = expected.results.as_ref().unwrap_or(&none);
+    if got.len() != want.len() {
+        found.push(format!("{}: {} results, expected {}", vector.name, got.len(), want.len()));
+    }
+    for (i, (got, want)) in got.iter().zip(want).enumerate() {
+        let (got, want) = (to_compact_js(got), to_compact_js(want));
+        if got != want {
+            found.push(format!("{}: op {i} ({}):\n  got  {got}\n  want {want}", vector.name, vector.ops[i]));
+        }
+    }
+    if let Some(database) = &expected.database
+        && replayed.database_text.as_deref() != Some(to_pretty_js(database).as_str())
+    {
+        found.push(format!("{}: database bytes differ", vector.name));
+    }
+    found
+}
+
+/// Replays every vector through `face`, panics listing every mismatch, and returns how many
+/// vectors ran (asserted by the caller against [`VECTOR_COUNT`]).
+pub fn replay_all<F: Face>(face: &mut F, vectors: &[Vector]) -> usize {
+    let mut found = Vec::new();
+    for vector in vectors {
+        found.extend(mismatches(vector, &replay_on(face, vector)));
+    }
+    assert!(found.is_empty(), "{} mismatches:\n{}", found.len(), found.join("\n"));
+    vectors.len()
+}
+
+/// The vector files compiled in (for runners with no file system, e.g. wasm in a browser).
+pub fn embedded_vectors() -> Vec<Vector> {
+    include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"))
+        .iter()
+        .map(|(name, text)| serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}")))
+        .collect()
 }
 
 /// `tests/vectors`.

@@ -385,5 +385,17 @@ pub fn all() -> Vec<Vector> {
             json!({}),
             then(evolve(130, 2), [op("best"), op("info")]),
         ),
+        vector(
+            "stats",
+            "stats on an empty database, after the seed, and over a pruned run with a min-direction metric",
+            json!({"maxIslandSize": 5, "directions": {"score": "min"}}),
+            then(
+                vec![op("stats")],
+                evolve(20, 0)
+                    .into_iter()
+                    .enumerate()
+                    .flat_map(|(i, add)| if i % 7 == 0 { vec![add, op("stats")] } else { vec![add] }),
+            ),
+        ),
     ]
 }

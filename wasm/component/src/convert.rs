@@ -1,0 +1,104 @@
+//! The one translation between the core's types and the WIT records, both ways, and the one
+//! error conversion.
+
+use crate::exports::evodb::population::population as wit;
+
+pub(crate) fn error(err: evodb_core::Error) -> wit::Error {
+    let message = err.to_string();
+    match err.code() {
+        "invalid-config" => wit::Error::InvalidConfig(message),
+        "duplicate-id" => wit::Error::DuplicateId(message),
+        "corrupt-database" => wit::Error::CorruptDatabase(message),
+        _ => wit::Error::InvalidInput(message),
+    }
+}
+
+pub(crate) fn metrics(m: &evodb_core::Metrics) -> wit::Metrics {
+    m.iter().map(|(name, value)| (name.to_string(), value)).collect()
+}
+
+pub(crate) fn add_request(r: wit::AddRequest) -> Result<evodb_core::AddRequest, wit::Error> {
+    Ok(evodb_core::AddRequest {
+        id: r.id,
+        code_path: r.code_path,
+        target_code: r.target_code,
+        parent_id: r.parent_id.unwrap_or_else(|| evodb_core::ROOT_PARENT_ID.to_string()),
+        metrics: evodb_core::Metrics::new(r.metrics).map_err(error)?,
+        changes: r.changes.unwrap_or_default(),
+        island: r.island,
+    })
+}
+
+pub(crate) fn add_outcome(o: evodb_core::AddOutcome) -> wit::AddOutcome {
+    wit::AddOutcome {
+        metrics: metrics(&o.metrics),
+        best_metrics: metrics(&o.best_metrics),
+        id: o.id,
+        best_program_id: o.best_program_id,
+        last_iteration: o.last_iteration,
+        warnings: o.warnings,
+    }
+}
+
+pub(crate) fn sample(s: evodb_core::Sample) -> wit::SampleResult {
+    wit::SampleResult {
+        parent: s.parent.map(|p| wit::SampledParent {
+            metrics: metrics(&p.metrics),
+            id: p.id,
+            code_path: p.code_path,
+            target_code: p.target_code,
+            changes: p.changes,
+        }),
+        inspirations: s
+            .inspirations
+            .into_iter()
+            .map(|i| wit::Inspiration { metrics: metrics(&i.metrics), id: i.id, changes: i.changes })
+            .collect(),
+    }
+}
+
+pub(crate) fn best(b: Option<evodb_core::BestProgram>) -> Option<wit::BestProgram> {
+    b.map(|b| wit::BestProgram {
+        metrics: metrics(&b.metrics),
+        id: b.id,
+        code_path: b.code_path,
+        target_code: b.target_code,
+        changes: b.changes,
+        iteration_found: b.iteration_found,
+    })
+}
+
+pub(crate) fn info(i: evodb_core::Info) -> wit::DatabaseInfo {
+    wit::DatabaseInfo {
+        is_empty: i.is_empty,
+        last_iteration: i.last_iteration,
+        program_count: i.program_count as u32,
+        best_program_id: i.best_program_id,
+        best_metrics: i.best_metrics.as_ref().map(metrics),
+        seed_code_path: i.seed_code_path,
+        seed_target_code: i.seed_target_code,
+    }
+}
+
+pub(crate) fn stats(s: evodb_core::Stats) -> wit::PopulationStats {
+    wit::PopulationStats {
+        program_count: s.program_count as u32,
+        evaluations: s.evaluations,
+        best_program_id: s.best_program_id,
+        best_fitness: s.best_fitness,
+        mean_fitness: s.mean_fitness,
+        baseline_fitness: s.baseline_fitness,
+        improvement: s.improvement,
+        islands: s
+            .islands
+            .into_iter()
+            .map(|i| wit::IslandStats {
+                island: i.island,
+                size: i.size as u32,
+                best_program_id: i.best_program_id,
+                best_fitness: i.best_fitness,
+                mean_fitness: i.mean_fitness,
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,20 @@
+//! evodb as a WebAssembly component: the `evodb:population` WIT worlds over `evodb-core`.
+//! Thin translation only — typed WIT records in and out, every rule lives in the core.
+//!
+//! - default build: the `pure` world for `wasm32-unknown-unknown`, componentized with no imports;
+//! - `--features store`: the `with-store` world for `wasm32-wasip2`, whose `store` interface does
+//!   the read-modify-write of `database.json` through `wasi:filesystem` (via `std::fs`).
+
+#[cfg(not(feature = "store"))]
+wit_bindgen::generate!({ world: "pure", path: "../../wit" });
+#[cfg(feature = "store")]
+wit_bindgen::generate!({ world: "with-store", path: "../../wit" });
+
+mod convert;
+mod database;
+#[cfg(feature = "store")]
+mod store;
+
+struct Component;
+
+export!(Component);

@@ -1,0 +1,137 @@
+//! The `store` interface: one operation per call on `<dir>/database.json`, read-modify-write
+//! with an atomic replace (`database.json.tmp` + rename) and one line appended to
+//! `<dir>/history.ndjson` per changing operation. The host holds the lock around each call.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+use evodb_core::json_text::to_compact_js;
+use evodb_core::{Config, Database};
+use serde_json::{Value, json};
+
+use crate::Component;
+use crate::convert;
+use crate::exports::evodb::population::population as wit;
+use crate::exports::evodb::population::store::Guest;
+
+const DATABASE_FILE: &str = "database.json";
+const TEMP_FILE: &str = "database.json.tmp";
+const HISTORY_FILE: &str = "history.ndjson";
+
+impl Guest for Component {
+    fn init(dir: String, config_json: String, seed: u64, now: f64) -> Result<wit::DatabaseInfo, wit::Error> {
+        if load(&dir)?.is_some() {
+            return Err(wit::Error::AlreadyExists(format!(
+                "`{}` already holds a database; use it as it is, or remove it to start over",
+                database_path(&dir).display()
+            )));
+        }
+        let config = Config::from_json(&config_json).map_err(convert::error)?;
+        let db = Database::new(config, seed).map_err(convert::error)?;
+        let config: Value = serde_json::from_str(&config_json).unwrap_or(Value::Null);
+        save(&dir, &db, json!({"op": "init", "now": now, "config": config, "seed": seed}))?;
+        Ok(convert::info(db.info()))
+    }
+
+    fn open(dir: String, now: f64) -> Result<wit::DatabaseInfo, wit::Error> {
+        match load(&dir)? {
+            Some(db) => Ok(convert::info(db.info())),
+            None => {
+                let db = fresh();
+                save(&dir, &db, json!({"op": "create", "now": now}))?;
+                Ok(convert::info(db.info()))
+            }
+        }
+    }
+
+    fn add(dir: String, request: wit::AddRequest, now: f64) -> Result<wit::AddOutcome, wit::Error> {
+        let mut db = load(&dir)?.unwrap_or_else(fresh);
+        let request = convert::add_request(request)?;
+        let outcome = db.add(request.clone(), now).map_err(convert::error)?;
+        save(&dir, &db, json!({"op": "add", "now": now, "request": request, "result": outcome}))?;
+        Ok(convert::add_outcome(outcome))
+    }
+
+    fn sample(dir: String, now: f64) -> Result<wit::SampleResult, wit::Error> {
+        let mut db = load(&dir)?.unwrap_or_else(fresh);
+        let sample = db.sample();
+        let ids: Vec<&str> = sample.inspirations.iter().map(|i| i.id.as_str()).collect();
+        let parent = sample.parent.as_ref().map(|p| p.id.as_str());
+        save(&dir, &db, json!({"op": "sample", "now": now, "parent": parent, "inspirations": ids}))?;
+        Ok(convert::sample(sample))
+    }
+
+    fn best(dir: String) -> Result<Option<wit::BestProgram>, wit::Error> {
+        Ok(convert::best(load(&dir)?.unwrap_or_else(fresh).best()))
+    }
+
+    fn info(dir: String) -> Result<wit::DatabaseInfo, wit::Error> {
+        Ok(convert::info(load(&dir)?.unwrap_or_else(fresh).info()))
+    }
+
+    fn stats(dir: String) -> Result<wit::PopulationStats, wit::Error> {
+        Ok(convert::stats(load(&dir)?.unwrap_or_else(fresh).stats()))
+    }
+
+    fn export_json(dir: String) -> Result<String, wit::Error> {
+        Ok(load(&dir)?.unwrap_or_else(fresh).to_json())
+    }
+}
+
+/// A directory without `database.json` holds a fresh database with the seed's defaults, as the
+/// seed's CLI treats it.
+fn fresh() -> Database {
+    Database::new(Config::default(), 0).expect("the default config is valid")
+}
+
+fn database_path(dir: &str) -> PathBuf {
+    Path::new(dir).join(DATABASE_FILE)
+}
+
+fn load(dir: &str) -> Result<Option<Database>, wit::Error> {
+    let path = database_path(dir);
+    match fs::read(&path) {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes).map_err(|e| {
+                wit::Error::CorruptDatabase(format!(
+                    "`{}` is not UTF-8 text ({e}); restore it from a backup",
+                    path.display()
+                ))
+            })?;
+            Database::from_json(&text).map(Some).map_err(convert::error)
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_error("read", &path, e)),
+    }
+}
+
+/// Writes the whole file to a temp file, syncs, renames it over `database.json` (readers see
+/// the old or the new file, never a torn one), then appends the operation to the history.
+fn save(dir: &str, db: &Database, event: Value) -> Result<(), wit::Error> {
+    let temp = Path::new(dir).join(TEMP_FILE);
+    let write = || -> std::io::Result<()> {
+        let mut file = File::create(&temp)?;
+        file.write_all(db.to_json().as_bytes())?;
+        file.sync_all()
+    };
+    write().map_err(|e| io_error("write", &temp, e))?;
+    let path = database_path(dir);
+    fs::rename(&temp, &path).map_err(|e| io_error("replace", &path, e))?;
+    let history = Path::new(dir).join(HISTORY_FILE);
+    let mut line = to_compact_js(&event);
+    line.push('\n');
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&history)
+        .and_then(|mut file| file.write_all(line.as_bytes()))
+        .map_err(|e| io_error("append to", &history, e))
+}
+
+fn io_error(action: &str, path: &Path, err: std::io::Error) -> wit::Error {
+    wit::Error::Io(format!(
+        "cannot {action} `{}`: {err}; check that the directory exists and is writable",
+        path.display()
+    ))
+}

@@ -1,32 +1,61 @@
 #!/usr/bin/env bash
-# Every test of the project — the README's test command. Installs what it needs first
-# (the wasm32 target and the pinned wasm-bindgen CLI) when they are missing.
+# Every test of the project — the README's test command. Installs what it needs first when it
+# is missing: the wasm32 targets, the pinned wasm-bindgen CLI, the workspace's npm packages,
+# Debian's chromium + chromium-driver (as root), and a Python venv with wasmtime + pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
-fi
+# --- what the suites need -----------------------------------------------------------------
+for target in wasm32-unknown-unknown wasm32-wasip2; do
+  rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+done
 if ! wasm-bindgen --version 2>/dev/null | grep -q ' 0\.2\.130'; then
   # No --locked: the CLI's lockfile names a yanked crate (see shared TOOLCHAIN notes).
   cargo install wasm-bindgen-cli --version =0.2.130
 fi
+[ -x node_modules/.bin/jco ] || npm ci --no-audit --no-fund
+if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    echo "tests/run.sh: the browser suite needs chromium and chromedriver: sudo apt-get install chromium chromium-driver" >&2
+    exit 1
+  fi
+fi
+venv=wasm/tests/python/.venv
+if [ ! -x "$venv/bin/pytest" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r wasm/tests/python/requirements.txt
+fi
 
+# --- native ---------------------------------------------------------------------------------
 # Core unit, rule, seed-file, resume and property tests; doc examples.
-cargo test --workspace --exclude evodb-conformance 2>&1 | tee -a "$log"
-# Conformance vectors through the native core (prints how many it ran).
+cargo test --workspace --exclude evodb-conformance --exclude evodb-host 2>&1 | tee -a "$log"
+# Conformance vectors through the native core (each runner prints how many it ran).
 cargo test -p evodb-conformance -- --nocapture 2>&1 | tee -a "$log"
-# The same vectors through the wasm-bindgen package in Node.
+
+# --- every WebAssembly face replays the same vectors ----------------------------------------
 wasm/build.sh
+# wasm-bindgen in Node and in headless Chromium (wasm-bindgen-test).
+cargo test -p evodb-wasm --target wasm32-unknown-unknown -- --nocapture 2>&1 | tee -a "$log"
+# The component under wasmtime (pure world, with-store world, the store interface). Release, so
+# wasmtime is compiled once for these tests and the evodb binary alike.
+cargo test --release -p evodb-host -- --nocapture 2>&1 | tee -a "$log"
+# The npm package and the component under jco, from node:test.
 node --test wasm/tests/ 2>&1 | tee -a "$log"
-# The main job still runs end to end.
+# The component under Python's wasmtime package.
+"$venv/bin/pytest" -q -s wasm/tests/python 2>&1 | tee -a "$log"
+
+# --- the main job still runs end to end -----------------------------------------------------
 cargo run --release -q -p evodb-core --example demo -- --iterations 5 --out target/demo-smoke >/dev/null
 test -s target/demo-smoke/database/database.json
 echo "demo smoke run: ok"
 
-# One closing line over every suite above (cargo's "test result:" lines, node's "# pass/# fail").
+# One closing line over every suite above (cargo's "test result:" lines, node's "# pass/# fail",
+# pytest's "N passed").
 awk '/^test result:/ { passed += $4; failed += $6 }
      /^# pass / { passed += $3 } /^# fail / { failed += $3 }
+     /^[0-9]+ (passed|failed)/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) passed += $i; else if ($(i+1) ~ /^failed/) failed += $i }
      END { printf "all suites: %d passed, %d failed\n", passed, failed }' "$log"

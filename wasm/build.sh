@@ -1,13 +1,39 @@
 #!/usr/bin/env bash
-# Builds the wasm-bindgen npm package into wasm/pkg/ (node/ and web/ builds + package.json)
-# and prints the size of the wasm module.
+# Builds evodb's WebAssembly faces and prints their sizes:
+#   wasm/pkg/               the npm package (wasm-bindgen, `nodejs` + `web` builds, package.json)
+#   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
+#                               componentized by `jco new`)
+#   wasm/dist/evodb-store.wasm  the component of the `with-store` world (wasm32-wasip2)
+# Needs the workspace's npm packages (`npm ci`: jco, binaryen's wasm-opt) and the wasm-bindgen CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bin=node_modules/.bin
+[ -x "$bin/jco" ] && [ -x "$bin/wasm-opt" ] || npm ci --no-audit --no-fund
+# Rust 1.95's wasm32 targets emit these post-MVP features; wasm-opt must accept them.
+features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals
+  --enable-multivalue --enable-reference-types)
+optimize() { "$bin/wasm-opt" -Oz "${features[@]}" "$1" -o "$1"; }
 
 cargo build -q -p evodb-wasm --target wasm32-unknown-unknown --profile wasm-release
 module=target/wasm32-unknown-unknown/wasm-release/evodb_wasm.wasm
-rm -rf wasm/pkg
-wasm-bindgen "$module" --remove-name-section --remove-producers-section --target nodejs --out-dir wasm/pkg/node --out-name evodb
-wasm-bindgen "$module" --remove-name-section --remove-producers-section --target web --out-dir wasm/pkg/web --out-name evodb
+rm -rf wasm/pkg wasm/dist
+for target in nodejs web; do
+  out=wasm/pkg/${target%js}
+  wasm-bindgen "$module" --remove-name-section --remove-producers-section --target "$target" --out-dir "$out" \
+    --out-name evodb
+  optimize "$out/evodb_bg.wasm"
+done
 cp wasm/package.json.in wasm/pkg/package.json
-echo "{\"artifact\":\"wasm/pkg/node/evodb_bg.wasm\",\"bytes\":$(stat -c %s wasm/pkg/node/evodb_bg.wasm),\"target_bytes\":256000}"
+
+mkdir -p wasm/dist
+cargo build -q -p evodb-component --target wasm32-unknown-unknown --profile wasm-release
+cp target/wasm32-unknown-unknown/wasm-release/evodb_component.wasm target/evodb-pure-core.wasm
+optimize target/evodb-pure-core.wasm
+"$bin/jco" new target/evodb-pure-core.wasm -o wasm/dist/evodb-pure.wasm
+cargo build -q -p evodb-component --features store --target wasm32-wasip2 --profile wasm-release
+cp target/wasm32-wasip2/wasm-release/evodb_component.wasm wasm/dist/evodb-store.wasm
+
+size() { printf '{"artifact":"%s","bytes":%d,"target_bytes":%d}\n' "$1" "$(stat -c %s "$1")" "$2"; }
+size wasm/pkg/node/evodb_bg.wasm 256000
+size wasm/dist/evodb-pure.wasm 409600
+size wasm/dist/evodb-store.wasm 409600

@@ -70,6 +70,16 @@ impl Database {
     pub fn info(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.info())
     }
+
+    /// `db.stats()`: `{programCount, evaluations, bestProgramId, bestFitness, meanFitness,
+    /// baselineFitness, improvement, islands: [{island, size, bestProgramId, bestFitness, meanFitness}]}`.
+    ///
+    /// ```js
+    /// const { improvement, islands } = db.stats(); // improvement > 0: better than the seed program
+    /// ```
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.stats())
+    }
 }
 
 fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {

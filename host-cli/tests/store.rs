@@ -1,0 +1,120 @@
+//! The `store` interface under wasmtime: each call is a fresh instance (as each CLI process is)
+//! that sees only the preopened database directory; `database.json` is replaced atomically,
+//! `history.ndjson` gets one line per changing operation, and a failed call changes nothing.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Wasmtime, add_outcome, load, request, sample};
+use evodb_conformance::Face;
+use evodb_host::bindings::WithStore;
+use evodb_host::{GUEST_DIR, Host, State, population};
+use serde_json::{Value, json};
+use wasmtime::Store;
+use wasmtime::component::Component;
+
+struct Fixture {
+    host: Host,
+    component: Component,
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let host = Host::new().unwrap();
+        let component = load(&host, "evodb-store.wasm");
+        Fixture { host, component, dir: tempfile::tempdir().unwrap() }
+    }
+
+    /// A new instance, as a new process would make, preopening the fixture's directory.
+    fn instance(&self) -> (Store<State>, WithStore) {
+        let mut store = self.host.store(Some(self.dir.path())).unwrap();
+        let bindings = self.host.instantiate_store(&mut store, &self.component).unwrap();
+        (store, bindings)
+    }
+
+    fn file(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.dir.path().join(name)).unwrap_or_default()
+    }
+}
+
+fn req(i: usize) -> Value {
+    json!({"codePath": format!("/c/{i}.py"), "targetCode": format!("v{i}"), "parentId": "0",
+        "metrics": {"score": (i * 37 % 100) as f64 / 100.0}, "changes": format!("change {i}")})
+}
+
+#[test]
+fn store_calls_match_the_in_memory_database_byte_for_byte() {
+    let fx = Fixture::new();
+    let config = r#"{"numIslands": 2, "maxIslandSize": 6, "migrationInterval": 4}"#;
+    let (mut store, b) = fx.instance();
+    b.evodb_population_store().call_init(&mut store, GUEST_DIR, config, 9, 1.0).unwrap().unwrap();
+
+    let mut memory = Wasmtime::new(&fx.host, &fx.component);
+    let mut db = memory.create(config, 9).unwrap();
+    let mut ops = 1;
+    for i in 0..30 {
+        let (mut store, b) = fx.instance();
+        let stored = b.evodb_population_store().call_add(&mut store, GUEST_DIR, &request(&req(i)), i as f64).unwrap();
+        assert_eq!(add_outcome(&stored.unwrap()), memory.add(&mut db, &req(i), i as f64).unwrap());
+        ops += 1;
+        if i % 3 == 0 {
+            let (mut store, b) = fx.instance();
+            let stored = b.evodb_population_store().call_sample(&mut store, GUEST_DIR, i as f64).unwrap();
+            assert_eq!(sample(&stored.unwrap()), memory.sample(&mut db), "sample after add {i}");
+            ops += 1;
+        }
+    }
+    assert_eq!(String::from_utf8(fx.file("database.json")).unwrap(), memory.to_json(&db));
+    let history = String::from_utf8(fx.file("history.ndjson")).unwrap();
+    let lines: Vec<Value> = history.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), ops, "one history line per changing operation");
+    assert_eq!(lines[0]["op"], "init");
+    assert_eq!(lines[1]["op"], "add");
+    assert_eq!(lines[1]["result"]["lastIteration"], 1);
+    assert!(!fx.dir.path().join("database.json.tmp").exists(), "no temp file is left behind");
+}
+
+#[test]
+fn failed_calls_leave_every_file_byte_identical() {
+    let fx = Fixture::new();
+    let (mut store, b) = fx.instance();
+    let s = b.evodb_population_store();
+    s.call_init(&mut store, GUEST_DIR, "{}", 1, 1.0).unwrap().unwrap();
+    s.call_add(&mut store, GUEST_DIR, &request(&req(1)), 2.0).unwrap().unwrap();
+    let (before, history) = (fx.file("database.json"), fx.file("history.ndjson"));
+
+    let again = s.call_init(&mut store, GUEST_DIR, "{}", 1, 3.0).unwrap();
+    assert!(matches!(again, Err(population::Error::AlreadyExists(_))), "{again:?}");
+    let mut bad = request(&req(2));
+    bad.metrics = vec![("score".into(), f64::NAN)];
+    let nan = s.call_add(&mut store, GUEST_DIR, &bad, 3.0).unwrap();
+    assert!(matches!(&nan, Err(population::Error::InvalidInput(m)) if m.contains("metrics.score")), "{nan:?}");
+    let bad_config = s.call_init(&mut store, "/db/sub", r#"{"numIslands": "three"}"#, 1, 3.0).unwrap();
+    assert!(matches!(&bad_config, Err(population::Error::InvalidConfig(m)) if m.contains("numIslands")));
+    assert_eq!((fx.file("database.json"), fx.file("history.ndjson")), (before.clone(), history.clone()));
+
+    // A torn file is reported, and left as it is for the user to restore.
+    let torn = &before[..before.len() / 2];
+    std::fs::write(fx.dir.path().join("database.json"), torn).unwrap();
+    let (mut store, b) = fx.instance();
+    let err = b.evodb_population_store().call_add(&mut store, GUEST_DIR, &request(&req(3)), 4.0).unwrap();
+    assert!(matches!(&err, Err(population::Error::CorruptDatabase(m)) if m.contains("ends early")), "{err:?}");
+    assert_eq!(fx.file("database.json"), torn);
+    assert_eq!(fx.file("history.ndjson"), history);
+}
+
+#[test]
+fn the_component_sees_only_the_preopened_directory() {
+    let fx = Fixture::new();
+    let outside = tempfile::tempdir().unwrap();
+    let escape = format!("{GUEST_DIR}/../..{}", outside.path().display());
+    for dir in [outside.path().to_str().unwrap(), escape.as_str(), "/", "/db/.."] {
+        let (mut store, b) = fx.instance();
+        let result = b.evodb_population_store().call_add(&mut store, dir, &request(&req(1)), 1.0).unwrap();
+        assert!(matches!(&result, Err(population::Error::Io(_))), "{dir}: {result:?}");
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written outside");
+    assert!(!Path::new("/database.json").exists());
+}

@@ -1,0 +1,60 @@
+//! The wasm-bindgen `Database` class as a conformance [`Face`]: every value goes in as a plain JS
+//! object (`JSON.parse`) and comes out through `JSON.stringify`, exactly as JavaScript sees it.
+
+use evodb_conformance::{Face, VECTOR_COUNT, embedded_vectors, replay_all};
+use evodb_wasm::Database;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+
+pub struct Bindgen;
+
+fn js(value: &str) -> JsValue {
+    js_sys::JSON::parse(value).expect("valid JSON")
+}
+
+fn json(value: JsValue) -> Value {
+    let text: String = js_sys::JSON::stringify(&value).expect("stringifies").into();
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+/// The `code` of a thrown `EvodbError`.
+fn code(err: JsValue) -> String {
+    let name = js_sys::Reflect::get(&err, &"name".into()).ok().and_then(|n| n.as_string());
+    assert_eq!(name.as_deref(), Some("EvodbError"), "errors are EvodbError: {err:?}");
+    js_sys::Reflect::get(&err, &"code".into()).ok().and_then(|c| c.as_string()).expect("errors carry a code")
+}
+
+impl Face for Bindgen {
+    type Db = Database;
+    fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
+        Database::new(js(config), Some(seed as f64)).map_err(code)
+    }
+    fn from_json(&mut self, text: &str) -> Result<Database, String> {
+        Database::from_json(text).map_err(code)
+    }
+    fn to_json(&mut self, db: &Database) -> String {
+        db.to_json()
+    }
+    fn add(&mut self, db: &mut Database, request: &Value, now: f64) -> Result<Value, String> {
+        db.add(js(&request.to_string()), now).map(json).map_err(code)
+    }
+    fn sample(&mut self, db: &mut Database) -> Value {
+        json(db.sample().expect("sample"))
+    }
+    fn best(&mut self, db: &Database) -> Value {
+        json(db.best().expect("best"))
+    }
+    fn info(&mut self, db: &Database) -> Value {
+        json(db.info().expect("info"))
+    }
+    fn stats(&mut self, db: &Database) -> Value {
+        json(db.stats().expect("stats"))
+    }
+}
+
+/// Replays every vector; returns how many ran (asserted against `VECTOR_COUNT`).
+pub fn replay_every_vector(face_name: &str) {
+    let ran = replay_all(&mut Bindgen, &embedded_vectors());
+    wasm_bindgen_test::console_log!("wasm-bindgen ({face_name}): ran {ran} conformance vectors");
+    assert_eq!(ran, VECTOR_COUNT);
+}

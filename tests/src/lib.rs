@@ -64,7 +64,7 @@ pub trait Face {
     type Db;
     /// `config` is the options object as JSON text (`{}` for the seed's defaults).
     fn create(&mut self, config: &str, seed: u64) -> Result<Self::Db, String>;
-    fn from_json(&mut self, text: &str) -> Result<Self::Db, String>;
+    fn load(&mut self, text: &str) -> Result<Self::Db, String>;
     fn to_json(&mut self, db: &Self::Db) -> String;
     fn add(&mut self, db: &mut Self::Db, request: &Value, now: f64) -> Result<Value, String>;
     fn sample(&mut self, db: &mut Self::Db) -> Value;
@@ -81,7 +81,7 @@ impl Face for Native {
     fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
         Config::from_json(config).and_then(|config| Database::new(config, seed)).map_err(|e| e.code().into())
     }
-    fn from_json(&mut self, text: &str) -> Result<Database, String> {
+    fn load(&mut self, text: &str) -> Result<Database, String> {
         Database::from_json(text).map_err(|e| e.code().into())
     }
     fn to_json(&mut self, db: &Database) -> String {
@@ -119,8 +119,8 @@ pub fn replay(vector: &Vector) -> Replayed {
 /// Replays a vector's ops through any face.
 pub fn replay_on<F: Face>(face: &mut F, vector: &Vector) -> Replayed {
     let created = match (&vector.config, &vector.initial, &vector.initial_text) {
-        (_, Some(initial), _) => face.from_json(&to_pretty_js(initial)),
-        (_, _, Some(text)) => face.from_json(text),
+        (_, Some(initial), _) => face.load(&to_pretty_js(initial)),
+        (_, _, Some(text)) => face.load(text),
         (config, None, None) => {
             let config = config.as_ref().map(|c| c.to_string()).unwrap_or_else(|| "{}".into());
             face.create(&config, vector.seed)
@@ -153,7 +153,7 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
         "stats" => Ok(face.stats(db)),
         "reload" => {
             let text = face.to_json(db);
-            face.from_json(&text).map(|reloaded| {
+            face.load(&text).map(|reloaded| {
                 *db = reloaded;
                 Value::Null
             })

@@ -112,7 +112,7 @@ impl Face for Wasmtime {
         let db = self.guest.database();
         db.call_create(&mut self.store, config, seed).expect("no trap").map_err(|e| code(&e))
     }
-    fn from_json(&mut self, text: &str) -> Result<ResourceAny, String> {
+    fn load(&mut self, text: &str) -> Result<ResourceAny, String> {
         self.guest.database().call_from_json(&mut self.store, text).expect("no trap").map_err(|e| code(&e))
     }
     fn to_json(&mut self, db: &ResourceAny) -> String {

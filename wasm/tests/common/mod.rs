@@ -29,7 +29,7 @@ impl Face for Bindgen {
     fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
         Database::new(js(config), Some(seed as f64)).map_err(code)
     }
-    fn from_json(&mut self, text: &str) -> Result<Database, String> {
+    fn load(&mut self, text: &str) -> Result<Database, String> {
         Database::from_json(text).map_err(code)
     }
     fn to_json(&mut self, db: &Database) -> String {

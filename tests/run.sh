@@ -1,21 +1,14 @@
 #!/usr/bin/env bash
 # Every test of the project — the README's test command. Installs what it needs first when it
-# is missing: the wasm32 targets, the pinned wasm-bindgen CLI, the workspace's npm packages,
-# Debian's chromium + chromium-driver (as root), and a Python venv with wasmtime + pytest.
+# is missing: Debian's chromium + chromium-driver (as root), a Python venv with wasmtime + pytest,
+# and (through wasm/build.sh) the wasm32 targets, the pinned wasm-bindgen CLI and the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 # --- what the suites need -----------------------------------------------------------------
-for target in wasm32-unknown-unknown wasm32-wasip2; do
-  rustup target list --installed | grep -qx "$target" || rustup target add "$target"
-done
-if ! wasm-bindgen --version 2>/dev/null | grep -q ' 0\.2\.130'; then
-  # No --locked: the CLI's lockfile names a yanked crate (see shared TOOLCHAIN notes).
-  cargo install wasm-bindgen-cli --version =0.2.130
-fi
-[ -x node_modules/.bin/jco ] || npm ci --no-audit --no-fund
+# (wasm/build.sh installs the wasm32 targets, the wasm-bindgen CLI and the npm packages.)
 if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null

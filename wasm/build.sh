@@ -4,11 +4,20 @@
 #   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
 #                               componentized by `jco new`)
 #   wasm/dist/evodb-store.wasm  the component of the `with-store` world (wasm32-wasip2)
-# Needs the workspace's npm packages (`npm ci`: jco, binaryen's wasm-opt) and the wasm-bindgen CLI.
+# Installs what it needs when missing: the wasm32 targets, the pinned wasm-bindgen CLI, and the
+# workspace's npm packages (jco, binaryen's wasm-opt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for target in wasm32-unknown-unknown wasm32-wasip2; do
+  rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+done
+if ! wasm-bindgen --version 2>/dev/null | grep -q ' 0\.2\.130'; then
+  # No --locked: the CLI's lockfile names a yanked crate (see shared TOOLCHAIN notes).
+  cargo install wasm-bindgen-cli --version =0.2.130
+fi
 bin=node_modules/.bin
-[ -x "$bin/jco" ] && [ -x "$bin/wasm-opt" ] || npm ci --no-audit --no-fund
+# `npm install`, not `npm ci`: npm 11 rejects jco's lock file over optional platform packages.
+[ -x "$bin/jco" ] && [ -x "$bin/wasm-opt" ] || npm install --no-audit --no-fund
 # Rust 1.95's wasm32 targets emit these post-MVP features; wasm-opt must accept them.
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals
   --enable-multivalue --enable-reference-types)

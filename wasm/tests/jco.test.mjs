@@ -4,14 +4,13 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { replayAll } from "./conformance.mjs";
 
-const EXPECTED_VECTORS = 34;
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const component = `${root}wasm/dist/evodb-pure.wasm`;
 const outDir = `${root}target/jco`;
-const vectorsDir = `${root}tests/vectors/`;
 
 async function loadComponent() {
   assert.ok(existsSync(component), `${component} is missing: run wasm/build.sh first`);
@@ -82,35 +81,11 @@ function apply(Database, db, op) {
 
 test("every vector replays identically through the component under jco", async () => {
   const Database = await loadComponent();
-  let ran = 0;
-  for (const file of readdirSync(vectorsDir).filter((f) => f.endsWith(".json")).sort()) {
-    const vector = JSON.parse(readFileSync(vectorsDir + file, "utf8"));
-    const { expected } = vector;
-    let db;
-    try {
-      if (vector.initial) db = Database.fromJson(JSON.stringify(vector.initial, null, 2));
-      else if (vector.initialText !== undefined) db = Database.fromJson(vector.initialText);
-      else db = Database.create(JSON.stringify(vector.config ?? {}), BigInt(vector.seed));
-    } catch (e) {
-      assert.equal(code(e), expected.createError, vector.name);
-      ran++;
-      continue;
-    }
-    assert.equal(expected.createError, undefined, `${vector.name}: expected a create error`);
-    vector.ops.forEach((op, i) => {
-      let result;
-      try {
-        let value;
-        [db, value] = apply(Database, db, op);
-        result = { ok: value };
-      } catch (e) {
-        result = { error: code(e) };
-      }
-      assert.equal(JSON.stringify(result), JSON.stringify(expected.results[i]), `${vector.name} op ${i}`);
-    });
-    assert.equal(db.toJson(), JSON.stringify(expected.database, null, 2), `${vector.name}: database bytes`);
-    ran++;
-  }
-  console.log(`component (jco): ran ${ran} conformance vectors`);
-  assert.equal(ran, EXPECTED_VECTORS);
+  const create = (vector) => {
+    if (vector.initial) return Database.fromJson(JSON.stringify(vector.initial, null, 2));
+    if (vector.initialText !== undefined) return Database.fromJson(vector.initialText);
+    return Database.create(JSON.stringify(vector.config ?? {}), BigInt(vector.seed));
+  };
+  replayAll({ create, apply: (db, op) => apply(Database, db, op), code, toJson: (db) => db.toJson() },
+    "component (jco)");
 });

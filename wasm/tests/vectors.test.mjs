@@ -2,11 +2,8 @@
 // skill script uses it (the workspace's package.json installs `evodb` from wasm/pkg).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
 import { Database } from "evodb";
-
-const EXPECTED_VECTORS = 34;
-const dir = new URL("../../tests/vectors/", import.meta.url);
+import { replayAll } from "./conformance.mjs";
 
 function create(vector) {
   if (vector.initial) return Database.fromJson(JSON.stringify(vector.initial, null, 2));
@@ -28,38 +25,11 @@ function apply(db, op) {
 }
 
 test("every vector replays identically through the npm package", () => {
-  let ran = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
-    const vector = JSON.parse(readFileSync(new URL(file, dir), "utf8"));
-    const { expected } = vector;
-    let db;
-    try {
-      db = create(vector);
-    } catch (e) {
-      assert.equal(e.name, "EvodbError", `${vector.name}: ${e}`);
-      assert.equal(e.code, expected.createError, vector.name);
-      ran++;
-      continue;
-    }
-    assert.equal(expected.createError, undefined, `${vector.name}: expected a create error`);
-    vector.ops.forEach((op, i) => {
-      let result;
-      try {
-        let value;
-        [db, value] = apply(db, op);
-        result = { ok: value };
-      } catch (e) {
-        assert.equal(e.name, "EvodbError", `${vector.name} op ${i}: ${e}`);
-        result = { error: e.code };
-      }
-      assert.equal(JSON.stringify(result), JSON.stringify(expected.results[i]), `${vector.name} op ${i}`);
-    });
-    assert.equal(db.toJson(), JSON.stringify(expected.database, null, 2), `${vector.name}: database bytes`);
-    db.free();
-    ran++;
-  }
-  console.log(`npm package (node:test): ran ${ran} conformance vectors`);
-  assert.equal(ran, EXPECTED_VECTORS);
+  const code = (e) => {
+    assert.equal(e.name, "EvodbError", String(e));
+    return e.code;
+  };
+  replayAll({ create, apply, code, toJson: (db) => db.toJson(), free: (db) => db.free() }, "npm package (node:test)");
 });
 
 test("errors are EvodbError with a machine-readable code", () => {

@@ -85,7 +85,7 @@ impl Database {
 fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {
     match seed {
         None => Ok(0),
-        Some(s) if s >= 0.0 && s.fract() == 0.0 && s <= 9_007_199_254_740_991.0 => Ok(s as u64),
+        Some(s) if s >= 0.0 && s.fract() == 0.0 && s <= evodb_core::MAX_SEED as f64 => Ok(s as u64),
         Some(s) => Err(error("invalid-config", &format!("invalid config: `seed` is {s}; pass a non-negative integer"))),
     }
 }

@@ -3,13 +3,15 @@
 
 use crate::exports::evodb::population::population as wit;
 
+/// Exhaustive, so a new core error cannot silently arrive as another case.
 pub(crate) fn error(err: evodb_core::Error) -> wit::Error {
+    use evodb_core::Error as E;
     let message = err.to_string();
-    match err.code() {
-        "invalid-config" => wit::Error::InvalidConfig(message),
-        "duplicate-id" => wit::Error::DuplicateId(message),
-        "corrupt-database" => wit::Error::CorruptDatabase(message),
-        _ => wit::Error::InvalidInput(message),
+    match err {
+        E::InvalidConfig { .. } => wit::Error::InvalidConfig(message),
+        E::InvalidInput { .. } => wit::Error::InvalidInput(message),
+        E::DuplicateId(_) => wit::Error::DuplicateId(message),
+        E::CorruptDatabase { .. } => wit::Error::CorruptDatabase(message),
     }
 }
 

@@ -46,7 +46,7 @@ impl Guest for Component {
     }
 
     fn add(dir: String, request: wit::AddRequest, now: f64) -> Result<wit::AddOutcome, wit::Error> {
-        let mut db = load(&dir)?.unwrap_or_else(fresh);
+        let mut db = load_or_fresh(&dir)?;
         let request = convert::add_request(request)?;
         let outcome = db.add(request.clone(), now).map_err(convert::error)?;
         save(&dir, &db, json!({"op": "add", "now": now, "request": request, "result": outcome}))?;
@@ -54,7 +54,7 @@ impl Guest for Component {
     }
 
     fn sample(dir: String, now: f64) -> Result<wit::SampleResult, wit::Error> {
-        let mut db = load(&dir)?.unwrap_or_else(fresh);
+        let mut db = load_or_fresh(&dir)?;
         let sample = db.sample();
         let ids: Vec<&str> = sample.inspirations.iter().map(|i| i.id.as_str()).collect();
         let parent = sample.parent.as_ref().map(|p| p.id.as_str());
@@ -63,19 +63,19 @@ impl Guest for Component {
     }
 
     fn best(dir: String) -> Result<Option<wit::BestProgram>, wit::Error> {
-        Ok(convert::best(load(&dir)?.unwrap_or_else(fresh).best()))
+        Ok(convert::best(load_or_fresh(&dir)?.best()))
     }
 
     fn info(dir: String) -> Result<wit::DatabaseInfo, wit::Error> {
-        Ok(convert::info(load(&dir)?.unwrap_or_else(fresh).info()))
+        Ok(convert::info(load_or_fresh(&dir)?.info()))
     }
 
     fn stats(dir: String) -> Result<wit::PopulationStats, wit::Error> {
-        Ok(convert::stats(load(&dir)?.unwrap_or_else(fresh).stats()))
+        Ok(convert::stats(load_or_fresh(&dir)?.stats()))
     }
 
     fn export_json(dir: String) -> Result<String, wit::Error> {
-        Ok(load(&dir)?.unwrap_or_else(fresh).to_json())
+        Ok(load_or_fresh(&dir)?.to_json())
     }
 }
 
@@ -83,6 +83,10 @@ impl Guest for Component {
 /// seed's CLI treats it.
 fn fresh() -> Database {
     Database::new(Config::default(), 0).expect("the default config is valid")
+}
+
+fn load_or_fresh(dir: &str) -> Result<Database, wit::Error> {
+    Ok(load(dir)?.unwrap_or_else(fresh))
 }
 
 fn database_path(dir: &str) -> PathBuf {

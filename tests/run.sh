@@ -42,8 +42,9 @@ node --test wasm/tests/ 2>&1 | tee -a "$log"
 "$venv/bin/pytest" -q -s wasm/tests/python 2>&1 | tee -a "$log"
 
 # --- the main job still runs end to end -----------------------------------------------------
-cargo run --release -q -p evodb-core --example demo -- --iterations 5 --out target/demo-smoke >/dev/null
-test -s target/demo-smoke/database/database.json
+rm -rf target/demo-smoke
+target/release/evodb demo --iterations 5 --out target/demo-smoke >/dev/null
+target/release/evodb validate target/demo-smoke/database
 echo "demo smoke run: ok"
 
 # One closing line over every suite above (cargo's "test result:" lines, node's "# pass/# fail",

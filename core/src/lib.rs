@@ -40,6 +40,6 @@ pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode
 pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
 pub use metrics::Metrics;
-pub use program::{AddRequest, Program, ROOT_PARENT_ID};
+pub use program::{AddRequest, MAX_TEXT_BYTES, Program, ROOT_PARENT_ID};
 pub use stats::{IslandStats, Stats};
 pub use views::{AddOutcome, BestProgram, Info, Inspiration, Sample, SampledParent};

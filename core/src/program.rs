@@ -8,6 +8,11 @@ use crate::metrics::Metrics;
 /// The parent id the seed gives the initial program.
 pub const ROOT_PARENT_ID: &str = "0";
 
+/// The largest `targetCode` or `changes` accepted (1 MiB). Every program is held in memory and
+/// rewritten with the whole database on each change, so a stray multi-megabyte file (a build
+/// artefact, a dataset) would slow every later operation; real candidates are far smaller.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
 /// One program as it is stored: the seed's fields in the seed's order, then evodb's.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,6 +102,17 @@ impl AddRequest {
         if self.target_code.trim().is_empty() {
             return Err(Error::input("targetCode", "is empty; pass the candidate's source code"));
         }
+        for (field, text) in [("targetCode", &self.target_code), ("changes", &self.changes)] {
+            if text.len() > MAX_TEXT_BYTES {
+                return Err(Error::input(
+                    field,
+                    format!(
+                        "is {} bytes, over the {MAX_TEXT_BYTES}-byte limit; pass only the code under evolution",
+                        text.len()
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -113,6 +129,8 @@ mod tests {
             ("codePath", AddRequest { code_path: " ".into(), ..ok.clone() }),
             ("targetCode", AddRequest { target_code: "".into(), ..ok.clone() }),
             ("id", AddRequest { id: Some("".into()), ..ok.clone() }),
+            ("targetCode", AddRequest { target_code: "x".repeat(MAX_TEXT_BYTES + 1), ..ok.clone() }),
+            ("changes", AddRequest { changes: "x".repeat(MAX_TEXT_BYTES + 1), ..ok.clone() }),
         ] {
             match req.validate() {
                 Err(Error::InvalidInput { field: f, .. }) => assert_eq!(f, field),

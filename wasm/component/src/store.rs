@@ -77,6 +77,20 @@ impl Guest for Component {
     fn export_json(dir: String) -> Result<String, wit::Error> {
         Ok(load_or_fresh(&dir)?.to_json())
     }
+
+    fn history(dir: String) -> Result<String, wit::Error> {
+        let path = Path::new(&dir).join(HISTORY_FILE);
+        match fs::read(&path) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+                wit::Error::CorruptDatabase(format!(
+                    "`{}` is not UTF-8 text ({e}); restore it from a backup",
+                    path.display()
+                ))
+            }),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(String::new()),
+            Err(e) => Err(io_error("read", &path, e)),
+        }
+    }
 }
 
 /// A directory without `database.json` holds a fresh database with the seed's defaults, as the

@@ -1,0 +1,196 @@
+//! One function per command: parse and check the flags first (a bad flag never touches the
+//! database directory), then one component call, then the JSON to print.
+
+use std::fs;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use evodb_core::AddRequest;
+use evodb_host::{Access, population as wit};
+use serde_json::{Map, Value, json};
+
+use crate::args::{AddArgs, CandidateArgs, Command, DbArg, ExportArgs, ExportFormat, HistoryArgs, InitArgs, SeedArgs};
+use crate::failure::Failure;
+use crate::output;
+use crate::session::Runtime;
+
+/// What a successful command prints: JSON on stdout, warnings on stderr.
+pub struct Printed {
+    pub stdout: String,
+    pub warnings: Vec<String>,
+}
+
+impl From<String> for Printed {
+    fn from(stdout: String) -> Printed {
+        Printed { stdout, warnings: Vec::new() }
+    }
+}
+
+pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
+    match command {
+        Command::Create(DbArg { db }) => {
+            let info = runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_open(st, dir, now()))?;
+            Ok(output::json(&output::info(info)).into())
+        }
+        Command::Info(DbArg { db }) => {
+            let info = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_info(st, dir))?;
+            Ok(output::json(&output::info(info)).into())
+        }
+        Command::Seed(args) => seed(runtime, args),
+        Command::Add(args) => add(runtime, args),
+        Command::Sample(DbArg { db }) => {
+            let sample = runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_sample(st, dir, now()))?;
+            Ok(output::json(&output::sample(sample)).into())
+        }
+        Command::Best(DbArg { db }) => {
+            let best = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_best(st, dir))?;
+            Ok(output::json(&output::best(best)).into())
+        }
+        Command::Init(args) => init(runtime, args),
+        Command::Stats(DbArg { db }) => {
+            let stats = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_stats(st, dir))?;
+            Ok(output::json(&output::stats(stats)).into())
+        }
+        Command::Validate(DbArg { db }) => validate(runtime, &db),
+        Command::Export(ExportArgs { db: DbArg { db }, format: ExportFormat::Json }) => {
+            let text = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_export_json(st, dir))?;
+            Ok(text.into())
+        }
+        Command::History(args) => history(runtime, args),
+        Command::Demo(args) => crate::demo::run(runtime, args),
+    }
+}
+
+/// Seconds since the epoch with millisecond precision, as the seed's `Date.now() / 1000`.
+pub fn now() -> f64 {
+    let millis = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    millis as f64 / 1000.0
+}
+
+fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Printed, Failure> {
+    let mut fields = candidate_fields(candidate, false)?;
+    fields.entry("changes").or_insert_with(|| json!("initial implementation"));
+    fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
+    let request = add_request(fields)?;
+    let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
+    let (outcome, warnings) = output::add_outcome(outcome);
+    Ok(Printed { stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})), warnings })
+}
+
+fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
+    let AddArgs { db, candidate: c, parent_id, id, island } = args;
+    // Every flag the seed requires, checked in the seed's order.
+    let required = [
+        ("codePath", c.code_path.is_some()),
+        ("targetCode", c.target_code.is_some() || c.target_code_file.is_some()),
+        ("parentId", parent_id.is_some()),
+        ("metrics", c.metrics.is_some()),
+        ("changes", c.changes.is_some() || c.changes_file.is_some()),
+    ];
+    if let Some((name, _)) = required.iter().find(|(_, present)| !present) {
+        return Err(Failure::missing_flag(name));
+    }
+    let mut fields = candidate_fields(c, true)?;
+    fields.insert("parentId".into(), json!(parent_id));
+    if let Some(id) = id {
+        fields.insert("id".into(), json!(id));
+    }
+    if let Some(island) = island {
+        fields.insert("island".into(), json!(island));
+    }
+    let request = add_request(fields)?;
+    let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
+    let (outcome, warnings) = output::add_outcome(outcome);
+    Ok(Printed { stdout: output::json(&outcome), warnings })
+}
+
+/// The candidate's flags as request fields, in the seed's order of required-flag checks.
+fn candidate_fields(c: CandidateArgs, changes_required: bool) -> Result<Map<String, Value>, Failure> {
+    let code_path = c.code_path.ok_or_else(|| Failure::missing_flag("codePath"))?;
+    let target_code = match (c.target_code, c.target_code_file) {
+        (Some(code), _) => code,
+        (None, Some(path)) => read_text("--targetCodeFile", &path)?,
+        (None, None) => return Err(Failure::missing_flag("targetCode")),
+    };
+    let metrics = c.metrics.ok_or_else(|| Failure::missing_flag("metrics"))?;
+    let metrics: Value = serde_json::from_str(&metrics).map_err(|e| {
+        Failure::BadInput(format!(
+            "--metrics is not valid JSON ({e}); pass an object of finite numbers, e.g. --metrics '{{\"score\": 0.8}}'"
+        ))
+    })?;
+    let changes = match (c.changes, c.changes_file) {
+        (Some(changes), _) => Some(changes),
+        (None, Some(path)) => Some(read_text("--changesFile", &path)?),
+        (None, None) if changes_required => return Err(Failure::missing_flag("changes")),
+        (None, None) => None,
+    };
+    let mut fields = Map::new();
+    fields.insert("codePath".into(), json!(code_path));
+    fields.insert("targetCode".into(), json!(target_code));
+    fields.insert("metrics".into(), metrics);
+    if let Some(changes) = changes {
+        fields.insert("changes".into(), json!(changes));
+    }
+    Ok(fields)
+}
+
+/// Checks the request with the engine's own rules (errors name the field, e.g. `metrics.score`)
+/// and translates it into the WIT record.
+fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failure> {
+    let request = AddRequest::from_json(&Value::Object(fields).to_string()).map_err(bad_input)?;
+    Ok(wit::AddRequest {
+        id: request.id,
+        code_path: request.code_path,
+        target_code: request.target_code,
+        parent_id: Some(request.parent_id),
+        metrics: request.metrics.iter().map(|(name, value)| (name.to_string(), value)).collect(),
+        changes: Some(request.changes),
+        island: request.island,
+    })
+}
+
+fn bad_input(err: evodb_core::Error) -> Failure {
+    Failure::BadInput(err.to_string())
+}
+
+fn read_text(flag: &str, path: &Path) -> Result<String, Failure> {
+    let bytes = fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            Failure::NotFound(format!("{flag}: `{}` does not exist; check the path", path.display()))
+        }
+        _ => Failure::Io(format!("{flag}: cannot read `{}`: {e}", path.display())),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::BadInput(format!("{flag}: `{}` is not UTF-8 text ({e}); save it as UTF-8", path.display()))
+    })
+}
+
+fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
+    let config = crate::config_flags::config_json(&args)?;
+    let info =
+        runtime.open(&args.db.db, Access::Write)?.call(|s, st, dir| s.call_init(st, dir, &config, args.seed, now()))?;
+    Ok(output::json(&output::info(info)).into())
+}
+
+/// Loads the database through the engine (every check a load makes) and reports the result as
+/// JSON; an invalid database exits 1 with its problem on stdout and stderr.
+fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
+    match runtime.open(db, Access::Read)?.call(|s, st, dir| s.call_info(st, dir)) {
+        Ok(info) => Ok(output::json(&json!({
+            "valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration
+        }))
+        .into()),
+        Err(Failure::BadInput(problem)) => {
+            println!("{}", output::json(&json!({"valid": false, "problems": [problem]})));
+            Err(Failure::BadInput(problem))
+        }
+        Err(other) => Err(other),
+    }
+}
+
+fn history(runtime: &Runtime, HistoryArgs { db, tail }: HistoryArgs) -> Result<Printed, Failure> {
+    let text = runtime.open(&db.db, Access::Read)?.call(|s, st, dir| s.call_history(st, dir))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let start = tail.map_or(0, |n| lines.len().saturating_sub(n));
+    Ok(lines[start..].join("\n").into())
+}

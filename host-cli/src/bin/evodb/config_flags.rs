@@ -1,0 +1,93 @@
+//! `init`'s flags → the config JSON the engine validates. Flags only translate: each value goes
+//! in as JSON (a number stays a number, anything else becomes a string), so every range and
+//! type check — and its message naming the field — stays in the engine.
+
+use std::fs;
+
+use serde_json::{Map, Value, json};
+
+use crate::args::InitArgs;
+use crate::failure::Failure;
+
+pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
+    let mut config = match &args.config {
+        None => Map::new(),
+        Some(path) => {
+            let text = fs::read_to_string(path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => {
+                    Failure::NotFound(format!("--config: `{}` does not exist; check the path", path.display()))
+                }
+                _ => Failure::Io(format!("--config: cannot read `{}`: {e}", path.display())),
+            })?;
+            match serde_json::from_str(&text) {
+                Ok(Value::Object(map)) => map,
+                Ok(_) => {
+                    return Err(Failure::BadInput(format!("--config: `{}` must hold a JSON object", path.display())));
+                }
+                Err(e) => {
+                    return Err(Failure::BadInput(format!("--config: `{}` is not valid JSON ({e})", path.display())));
+                }
+            }
+        }
+    };
+    let scalars = [
+        ("numIslands", &args.num_islands),
+        ("maxIslandSize", &args.max_island_size),
+        ("migrationInterval", &args.migration_interval),
+        ("migrationRate", &args.migration_rate),
+        ("migration", &args.migration),
+        ("explorationRatio", &args.exploration_ratio),
+        ("exploitationTop", &args.exploitation_top),
+        ("inspirationTopPool", &args.inspiration_top_pool),
+        ("inspirationsFromTop", &args.inspirations_from_top),
+        ("inspirationsFromRest", &args.inspirations_from_rest),
+        ("placement", &args.placement),
+        ("inspirationScope", &args.inspiration_scope),
+    ];
+    for (key, value) in scalars {
+        if let Some(value) = value {
+            config.insert(key.into(), scalar(value));
+        }
+    }
+    if let Some(rule) = &args.fitness {
+        config.insert("fitness".into(), fitness(rule)?);
+    }
+    if !args.directions.is_empty() {
+        let mut directions = Map::new();
+        for pair in &args.directions {
+            let (metric, direction) = pair.split_once('=').ok_or_else(|| {
+                Failure::Usage(format!("--direction `{pair}`: expected <metric>=min or <metric>=max"))
+            })?;
+            directions.insert(metric.into(), json!(direction));
+        }
+        config.insert("directions".into(), Value::Object(directions));
+    }
+    Ok(Value::Object(config).to_string())
+}
+
+fn scalar(value: &str) -> Value {
+    match serde_json::from_str::<Value>(value) {
+        Ok(number @ Value::Number(_)) => number,
+        _ => json!(value),
+    }
+}
+
+/// `mean` | `primary:<metric>` | `weighted:<metric>=<weight>,…` → the engine's `fitness` object.
+fn fitness(rule: &str) -> Result<Value, Failure> {
+    let usage = || {
+        Failure::Usage(format!("--fitness `{rule}`: expected mean, primary:<metric> or weighted:<metric>=<weight>,…"))
+    };
+    match rule.split_once(':') {
+        None if rule == "mean" => Ok(json!({"kind": "mean"})),
+        Some(("primary", metric)) => Ok(json!({"kind": "primary", "metric": metric})),
+        Some(("weighted", pairs)) => {
+            let mut weights = Map::new();
+            for pair in pairs.split(',') {
+                let (metric, weight) = pair.split_once('=').ok_or_else(usage)?;
+                weights.insert(metric.into(), scalar(weight));
+            }
+            Ok(json!({"kind": "weighted", "weights": weights}))
+        }
+        _ => Err(usage()),
+    }
+}

@@ -1,0 +1,49 @@
+//! Every way a command fails, each with its documented exit code (see `args::EXIT_CODES`).
+
+use evodb_host::{HostError, population};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    #[error("{0}")]
+    BadInput(String),
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Limit(String),
+    #[error("{0}")]
+    Io(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl Failure {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::BadInput(_) => 1,
+            Failure::Usage(_) => 2,
+            Failure::NotFound(_) => 3,
+            Failure::Limit(_) => 4,
+            Failure::Io(_) => 5,
+            Failure::Internal(_) => 70,
+        }
+    }
+
+    /// The seed CLI's message for a missing flag, word for word.
+    pub fn missing_flag(name: &str) -> Failure {
+        Failure::Usage(format!("Missing required flag: --{name}"))
+    }
+}
+
+impl From<HostError> for Failure {
+    fn from(err: HostError) -> Failure {
+        let message = err.to_string();
+        match err {
+            HostError::Database(population::Error::Io(_)) | HostError::Io(_) => Failure::Io(message),
+            HostError::Database(_) => Failure::BadInput(message),
+            HostError::TimeBudget(_) | HostError::MemoryCap(_) => Failure::Limit(message),
+            HostError::Trap(_) => Failure::Internal(message),
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! `evodb`: the population database of LLM-driven evolutionary code search, as a CLI that runs
+//! the evodb component under wasmtime. `evodb --help` lists the commands; see the README.
+
+mod args;
+mod commands;
+mod config_flags;
+mod demo;
+mod failure;
+mod output;
+mod session;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::Cli;
+use crate::session::Runtime;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // --help and --version print to stdout and succeed; anything else is a usage error.
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = Runtime::start(&cli.sandbox).and_then(|runtime| commands::run(&runtime, cli.command));
+    match result {
+        Ok(printed) => {
+            for warning in &printed.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if !printed.stdout.is_empty() {
+                let mut stdout = std::io::stdout().lock();
+                // A closed pipe (`evodb history db | head`) is not an error worth reporting.
+                let _ = writeln!(stdout, "{}", printed.stdout);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("{failure}");
+            ExitCode::from(failure.exit_code() as u8)
+        }
+    }
+}

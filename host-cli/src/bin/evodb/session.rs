@@ -1,0 +1,72 @@
+//! One component instance on one database directory, as each CLI command uses it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use evodb_host::bindings::WithStore;
+use evodb_host::store::Guest as StoreInterface;
+use evodb_host::{Access, DatabaseDir, GUEST_DIR, Host, Limits, State, embedded, population, precompiled};
+use wasmtime::Store;
+use wasmtime::component::Component;
+
+use crate::args::SandboxArgs;
+use crate::failure::Failure;
+
+/// The engine with the component loaded: once per process.
+pub struct Runtime {
+    host: Host,
+    component: Component,
+}
+
+impl Runtime {
+    pub fn start(sandbox: &SandboxArgs) -> Result<Runtime, Failure> {
+        let memory_bytes = usize::try_from(sandbox.memory_limit_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+        let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
+        let host = Host::with_limits(limits).map_err(internal)?;
+        let cache_dir = (!sandbox.no_cache).then(precompiled::default_cache_dir);
+        let (component, _origin) =
+            precompiled::load(&host, embedded::COMPONENT, embedded::COMPONENT_SHA256, cache_dir.as_deref())
+                .map_err(internal)?;
+        Ok(Runtime { host, component })
+    }
+
+    /// An instance seeing only `path` (resolved; created and locked for writers). A reader of a
+    /// missing directory gets an empty scratch directory: the same answer as an empty database,
+    /// and nothing is created where the path points.
+    pub fn open(&self, path: &Path, access: Access) -> Result<Session<'_>, Failure> {
+        let dir = DatabaseDir::open(path, access)?;
+        let scratch = match dir.path() {
+            Some(_) => None,
+            None => {
+                Some(tempfile::tempdir().map_err(|e| Failure::Io(format!("cannot create a scratch directory: {e}")))?)
+            }
+        };
+        let preopen = dir.path().or(scratch.as_ref().map(|d| d.path())).expect("one of the two is set");
+        let mut store = self.host.store(Some(preopen)).map_err(internal)?;
+        let bindings = self.host.instantiate_store(&mut store, &self.component).map_err(internal)?;
+        Ok(Session { host: &self.host, store, bindings, _dir: dir, _scratch: scratch })
+    }
+}
+
+pub struct Session<'a> {
+    host: &'a Host,
+    store: Store<State>,
+    bindings: WithStore,
+    _dir: DatabaseDir,
+    _scratch: Option<tempfile::TempDir>,
+}
+
+impl Session<'_> {
+    /// Calls the `store` interface on the database directory under the sandbox's limits.
+    pub fn call<T>(
+        &mut self,
+        op: impl FnOnce(&StoreInterface, &mut Store<State>, &str) -> wasmtime::Result<Result<T, population::Error>>,
+    ) -> Result<T, Failure> {
+        let interface = self.bindings.evodb_population_store();
+        Ok(self.host.call(&mut self.store, |store| op(interface, store, GUEST_DIR))?)
+    }
+}
+
+fn internal(err: wasmtime::Error) -> Failure {
+    Failure::Internal(format!("cannot start the database component: {err:#}"))
+}

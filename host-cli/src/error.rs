@@ -1,0 +1,40 @@
+//! What can go wrong around a component call, beyond the database's own errors.
+
+use std::time::Duration;
+
+use crate::population;
+
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The database refused the operation (bad input, corrupt file, IO inside the sandbox).
+    #[error("{}", database_message(.0))]
+    Database(population::Error),
+    #[error(
+        "database operation exceeded its time budget ({} ms); a very large database may need more: pass --timeBudgetMs",
+        .0.as_millis()
+    )]
+    TimeBudget(Duration),
+    #[error(
+        "database operation exceeded its memory cap ({} MiB); a very large database may need more: pass --memoryLimitMb",
+        .0 >> 20
+    )]
+    MemoryCap(usize),
+    /// The component trapped for another reason: a bug in evodb, never the caller's input.
+    #[error("the database component failed ({0}); this is a bug in evodb, please report it")]
+    Trap(String),
+    /// The host could not set up the call (directory, lock, engine).
+    #[error("{0}")]
+    Io(String),
+}
+
+fn database_message(err: &population::Error) -> &str {
+    use population::Error as E;
+    match err {
+        E::InvalidConfig(m)
+        | E::InvalidInput(m)
+        | E::DuplicateId(m)
+        | E::CorruptDatabase(m)
+        | E::Io(m)
+        | E::AlreadyExists(m) => m,
+    }
+}

@@ -1,0 +1,178 @@
+//! The wasmtime engine, the sandbox each instance gets, and the limits on every call.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use wasmtime::component::{Component, Linker, ResourceTable};
+use wasmtime::{Engine, ResourceLimiter, Store, Trap};
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use crate::bindings::WithStore;
+use crate::error::HostError;
+use crate::population;
+
+/// Where the database directory appears inside the component.
+pub const GUEST_DIR: &str = "/db";
+
+/// Bounds on every component call.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Wall time one call may take before it is interrupted.
+    pub time_budget: Duration,
+    /// Largest linear memory an instance may grow to.
+    pub memory_bytes: usize,
+}
+
+impl Default for Limits {
+    /// 10 s and 1 GiB: an `add` on a 10,000-program (~20 MB) database takes well under a second
+    /// and a few hundred MiB.
+    fn default() -> Self {
+        Limits { time_budget: Duration::from_secs(10), memory_bytes: 1 << 30 }
+    }
+}
+
+/// Per-instance host state: the WASI context (just the preopen), its resource table and the
+/// memory cap.
+pub struct State {
+    ctx: WasiCtx,
+    table: ResourceTable,
+    memory: MemoryCap,
+}
+
+impl WasiView for State {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.ctx, table: &mut self.table }
+    }
+}
+
+/// Refuses memory growth beyond the cap and remembers that it did, so the trap that follows
+/// (the guest's allocator aborts) is reported as the cap, not as a crash.
+struct MemoryCap {
+    max: usize,
+    exceeded: bool,
+}
+
+impl ResourceLimiter for MemoryCap {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        let allowed = desired <= self.max;
+        self.exceeded |= !allowed;
+        Ok(allowed)
+    }
+
+    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        Ok(desired <= 1 << 20)
+    }
+}
+
+/// A wasmtime engine (with epoch interruption) and a linker holding WASI p2.
+pub struct Host {
+    engine: Engine,
+    linker: Linker<State>,
+    limits: Limits,
+}
+
+impl Host {
+    pub fn new() -> wasmtime::Result<Host> {
+        Host::with_limits(Limits::default())
+    }
+
+    pub fn with_limits(limits: Limits) -> wasmtime::Result<Host> {
+        let engine = Engine::new(wasmtime::Config::new().epoch_interruption(true))?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        Ok(Host { engine, linker, limits })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Compiles a component (JIT). The CLI loads precompiled code instead ([`crate::precompiled`]).
+    pub fn compile(&self, bytes: &[u8]) -> wasmtime::Result<Component> {
+        Component::new(&self.engine, bytes)
+    }
+
+    /// A store whose WASI context preopens `dir` (read-write) at [`GUEST_DIR`], or nothing.
+    /// No environment, arguments, stdio or network: WASI's defaults, with sockets denied
+    /// explicitly.
+    pub fn store(&self, dir: Option<&Path>) -> wasmtime::Result<Store<State>> {
+        let mut builder = WasiCtxBuilder::new();
+        builder.allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false);
+        if let Some(dir) = dir {
+            builder.preopened_dir(dir, GUEST_DIR, wasmtime_wasi::FsPerms::ReadWrite)?;
+        }
+        let memory = MemoryCap { max: self.limits.memory_bytes, exceeded: false };
+        let mut store = Store::new(&self.engine, State { ctx: builder.build(), table: ResourceTable::new(), memory });
+        store.limiter(|state| &mut state.memory);
+        // Instantiation runs guest code too; calls re-arm the deadline in `call`.
+        store.set_epoch_deadline(1);
+        Ok(store)
+    }
+
+    /// Instantiates a component of the `with-store` world.
+    pub fn instantiate_store(&self, store: &mut Store<State>, component: &Component) -> wasmtime::Result<WithStore> {
+        WithStore::instantiate(store, component, &self.linker)
+    }
+
+    /// The `population` interface of any component exporting it (the `pure` world's too).
+    pub fn instantiate_population(
+        &self,
+        store: &mut Store<State>,
+        component: &Component,
+    ) -> wasmtime::Result<population::Guest> {
+        let pre = self.linker.instantiate_pre(component)?;
+        let indices = population::GuestIndices::new(&pre)?;
+        let instance = pre.instantiate(&mut *store)?;
+        indices.load(&mut *store, &instance)
+    }
+
+    /// Runs one component call under the time budget and the memory cap; a trap becomes the
+    /// limit it hit, and the database's own error becomes [`HostError::Database`].
+    pub fn call<T>(
+        &self,
+        store: &mut Store<State>,
+        call: impl FnOnce(&mut Store<State>) -> wasmtime::Result<Result<T, population::Error>>,
+    ) -> Result<T, HostError> {
+        store.set_epoch_deadline(1);
+        let watchdog = Watchdog::arm(&self.engine, self.limits.time_budget);
+        let result = call(store);
+        drop(watchdog);
+        match result {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(err)) => Err(HostError::Database(err)),
+            Err(trap) if store.data().memory.exceeded => {
+                let _ = trap;
+                Err(HostError::MemoryCap(self.limits.memory_bytes))
+            }
+            Err(trap) if trap.downcast_ref::<Trap>() == Some(&Trap::Interrupt) => {
+                Err(HostError::TimeBudget(self.limits.time_budget))
+            }
+            Err(trap) => Err(HostError::Trap(format!("{trap:#}"))),
+        }
+    }
+}
+
+/// Advances the engine's epoch once the budget has passed, which interrupts the running call;
+/// dropping it first (the call finished) lets the thread end without touching the epoch.
+struct Watchdog {
+    _finished: mpsc::Sender<()>,
+}
+
+impl Watchdog {
+    fn arm(engine: &Engine, budget: Duration) -> Watchdog {
+        let (finished, wait) = mpsc::channel::<()>();
+        let engine = engine.clone();
+        thread::spawn(move || {
+            if wait.recv_timeout(budget) == Err(mpsc::RecvTimeoutError::Timeout) {
+                engine.increment_epoch();
+            }
+        });
+        Watchdog { _finished: finished }
+    }
+}

@@ -44,9 +44,7 @@ impl Database {
     /// `seed` must be at most 2^53 − 1 so that every JSON reader (JavaScript's too) keeps it exact.
     pub fn new(config: Config, seed: u64) -> Result<Database> {
         config.validate()?;
-        if seed > MAX_SEED {
-            return Err(Error::config("seed", format!("is {seed}; pass an integer from 0 to {MAX_SEED}")));
-        }
+        Database::check_seed(seed)?;
         let n = config.num_islands as usize;
         Ok(Database {
             config,
@@ -60,6 +58,14 @@ impl Database {
             best: None,
             last_iteration: 0,
         })
+    }
+
+    /// The check [`Database::new`] makes on `seed`, for callers that validate before they act.
+    pub fn check_seed(seed: u64) -> Result<()> {
+        if seed > MAX_SEED {
+            return Err(Error::config("seed", format!("is {seed}; pass an integer from 0 to {MAX_SEED}")));
+        }
+        Ok(())
     }
 
     pub fn config(&self) -> &Config {

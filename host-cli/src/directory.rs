@@ -39,16 +39,16 @@ impl DatabaseDir {
         if access == Access::Read && !path.exists() {
             return Ok(DatabaseDir { path: None, _lock: None });
         }
-        if access == Access::Write {
-            fs::create_dir_all(path).map_err(|e| io("create the database directory", path, e))?;
-        }
-        let resolved = path.canonicalize().map_err(|e| io("resolve", path, e))?;
-        if !resolved.is_dir() {
+        if path.exists() && !path.is_dir() {
             return Err(HostError::Io(format!(
                 "`{}` is not a directory; pass the database directory (the one holding database.json)",
                 path.display()
             )));
         }
+        if access == Access::Write {
+            fs::create_dir_all(path).map_err(|e| io("create the database directory", path, e))?;
+        }
+        let resolved = path.canonicalize().map_err(|e| io("resolve", path, e))?;
         let lock = match access {
             Access::Read => None,
             Access::Write => {

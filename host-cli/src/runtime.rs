@@ -146,14 +146,19 @@ impl Host {
         match result {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(err)) => Err(HostError::Database(err)),
-            Err(trap) if store.data().memory.exceeded => {
-                let _ = trap;
-                Err(HostError::MemoryCap(self.limits.memory_bytes))
-            }
-            Err(trap) if trap.downcast_ref::<Trap>() == Some(&Trap::Interrupt) => {
-                Err(HostError::TimeBudget(self.limits.time_budget))
-            }
-            Err(trap) => Err(HostError::Trap(format!("{trap:#}"))),
+            Err(trap) => Err(self.classify(store, trap)),
+        }
+    }
+
+    /// What a failed call or instantiation ran into: the memory cap, the time budget, or a
+    /// failure of the component itself.
+    pub fn classify(&self, store: &Store<State>, err: wasmtime::Error) -> HostError {
+        if store.data().memory.exceeded {
+            HostError::MemoryCap(self.limits.memory_bytes)
+        } else if err.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
+            HostError::TimeBudget(self.limits.time_budget)
+        } else {
+            HostError::Trap(format!("{err:#}"))
         }
     }
 }

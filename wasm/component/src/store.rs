@@ -125,8 +125,15 @@ fn load(dir: &str) -> Result<Option<Database>, wit::Error> {
 }
 
 /// Writes the whole file to a temp file, syncs, renames it over `database.json` (readers see
-/// the old or the new file, never a torn one), then appends the operation to the history.
+/// the old or the new file, never a torn one), then appends the operation to the history. The
+/// history is opened first, so an unwritable history fails the call before anything changed.
 fn save(dir: &str, db: &Database, event: Value) -> Result<(), wit::Error> {
+    let history_path = Path::new(dir).join(HISTORY_FILE);
+    let mut history = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&history_path)
+        .map_err(|e| io_error("open", &history_path, e))?;
     let temp = Path::new(dir).join(TEMP_FILE);
     let write = || -> std::io::Result<()> {
         let mut file = File::create(&temp)?;
@@ -136,15 +143,10 @@ fn save(dir: &str, db: &Database, event: Value) -> Result<(), wit::Error> {
     write().map_err(|e| io_error("write", &temp, e))?;
     let path = database_path(dir);
     fs::rename(&temp, &path).map_err(|e| io_error("replace", &path, e))?;
-    let history = Path::new(dir).join(HISTORY_FILE);
     let mut line = to_compact_js(&event);
     line.push('\n');
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&history)
-        .and_then(|mut file| file.write_all(line.as_bytes()))
-        .map_err(|e| io_error("append to", &history, e))
+    // One write call per line, so a killed process leaves whole lines only.
+    history.write_all(line.as_bytes()).map_err(|e| io_error("append to", &history_path, e))
 }
 
 fn io_error(action: &str, path: &Path, err: std::io::Error) -> wit::Error {

@@ -167,6 +167,9 @@ fn read_text(flag: &str, path: &Path) -> Result<String, Failure> {
 
 fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
     let config = crate::config_flags::config_json(&args)?;
+    // Checked before the directory is created, so a bad config leaves nothing behind.
+    evodb_core::Config::from_json(&config).map_err(bad_input)?;
+    evodb_core::Database::check_seed(args.seed).map_err(bad_input)?;
     let info =
         runtime.open(&args.db.db, Access::Write)?.call(|s, st, dir| s.call_init(st, dir, &config, args.seed, now()))?;
     Ok(output::json(&output::info(info)).into())

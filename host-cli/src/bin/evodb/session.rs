@@ -43,7 +43,10 @@ impl Runtime {
         };
         let preopen = dir.path().or(scratch.as_ref().map(|d| d.path())).expect("one of the two is set");
         let mut store = self.host.store(Some(preopen)).map_err(internal)?;
-        let bindings = self.host.instantiate_store(&mut store, &self.component).map_err(internal)?;
+        let bindings = match self.host.instantiate_store(&mut store, &self.component) {
+            Ok(bindings) => bindings,
+            Err(err) => return Err(self.host.classify(&store, err).into()),
+        };
         Ok(Session { host: &self.host, store, bindings, _dir: dir, _scratch: scratch })
     }
 }

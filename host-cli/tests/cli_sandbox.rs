@@ -8,7 +8,7 @@ use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 
-use cli::{Run, add_args, bytes, cache_dir, command, evodb, seed_args};
+use cli::{Run, add_args, bytes, command, evodb, seed_args};
 use evodb_core::{AddRequest, Config, Database, Metrics};
 
 /// A database of `n` programs with ~1 KB of code each, written by the engine directly.

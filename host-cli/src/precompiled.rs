@@ -3,9 +3,13 @@
 //! JIT-compiling the component costs ~100 ms per process; loading precompiled code costs a few.
 //! A cache entry is keyed by the component's SHA-256 and wasmtime's compatibility hash (its
 //! version and every engine setting that shapes the code), so a new evodb, a new wasmtime or a
-//! different engine config never reads an old entry. Each entry carries the SHA-256 of its own
-//! bytes, checked before wasmtime sees them: a torn or corrupted entry is compiled afresh and
-//! replaced, never loaded.
+//! different engine config never reads an old entry. Each entry is wasmtime's machine code
+//! followed by a trailer (a CRC-32 of the code, then a magic tag); the checksum is verified
+//! before wasmtime sees the file, so a torn or corrupted entry is compiled afresh and replaced,
+//! never loaded. The code stays first so wasmtime can map the file instead of copying it
+//! (~0.3 ms instead of ~1.5 ms; ELF readers ignore the trailing bytes). CRC-32 catches truncation
+//! and flipped bits at ~10 GB/s; someone able to write the cache could replace the binary as
+//! well, so a cryptographic hash would buy nothing here.
 
 use std::fs;
 use std::hash::{Hash, Hasher};
@@ -17,8 +21,8 @@ use wasmtime::component::Component;
 
 use crate::runtime::Host;
 
-const MAGIC: &[u8; 12] = b"evodb-cwasm1";
-const HEADER: usize = MAGIC.len() + 32;
+const MAGIC: &[u8; 12] = b"evodb-cwasm2";
+const TRAILER: usize = 4 + MAGIC.len();
 
 /// How the component was obtained.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,16 +79,15 @@ pub fn load(
 /// A valid entry's component; `None` for a missing, torn, corrupt or incompatible one.
 fn read_entry(host: &Host, path: &Path) -> Option<Component> {
     let file = fs::read(path).ok()?;
-    if file.len() < HEADER || &file[..MAGIC.len()] != MAGIC {
+    let (code, trailer) = file.split_at(file.len().checked_sub(TRAILER)?);
+    let (checksum, magic) = trailer.split_at(4);
+    if magic != MAGIC || crc32fast::hash(code).to_le_bytes() != checksum {
         return None;
     }
-    let (checksum, code) = file[MAGIC.len()..].split_at(32);
-    if Sha256::digest(code).as_slice() != checksum {
-        return None;
-    }
-    // SAFETY: the bytes are exactly what `write_entry` wrote after `precompile_component` (the
-    // checksum matches), and wasmtime itself rejects code from another version or config.
-    unsafe { Component::deserialize(host.engine(), code) }.ok()
+    // SAFETY: the file holds exactly what `write_entry` wrote after `precompile_component` (the
+    // checksum matches; entries are replaced by rename, never rewritten in place), and wasmtime
+    // itself rejects code from another version or config.
+    unsafe { Component::deserialize_file(host.engine(), path) }.ok()
 }
 
 /// Writes the entry atomically (temp file, then rename), so parallel first runs never see each
@@ -94,9 +97,9 @@ fn write_entry(cache_dir: &Path, path: &Path, code: &[u8]) -> bool {
     let write = || -> std::io::Result<()> {
         fs::create_dir_all(cache_dir)?;
         let mut file = fs::File::create(&temp)?;
-        file.write_all(MAGIC)?;
-        file.write_all(&Sha256::digest(code))?;
         file.write_all(code)?;
+        file.write_all(&crc32fast::hash(code).to_le_bytes())?;
+        file.write_all(MAGIC)?;
         file.sync_all()?;
         fs::rename(&temp, path)
     };

@@ -39,8 +39,9 @@ cargo build -q -p evodb-component --target wasm32-unknown-unknown --profile wasm
 cp target/wasm32-unknown-unknown/wasm-release/evodb_component.wasm target/evodb-pure-core.wasm
 optimize target/evodb-pure-core.wasm
 "$bin/jco" new target/evodb-pure-core.wasm -o wasm/dist/evodb-pure.wasm
-cargo build -q -p evodb-component --features store --target wasm32-wasip2 --profile wasm-release
-cp target/wasm32-wasip2/wasm-release/evodb_component.wasm wasm/dist/evodb-store.wasm
+# The store component is what the evodb binary embeds: built for speed (profile wasm-store).
+cargo build -q -p evodb-component --features store --target wasm32-wasip2 --profile wasm-store
+cp target/wasm32-wasip2/wasm-store/evodb_component.wasm wasm/dist/evodb-store.wasm
 
 size() { printf '{"artifact":"%s","bytes":%d,"target_bytes":%d}\n' "$1" "$(stat -c %s "$1")" "$2"; }
 size wasm/pkg/node/evodb_bg.wasm 256000

@@ -100,7 +100,8 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
         println!("Strategy that worked best: {}", best.changes);
     }
     println!("Database: {} ({} programs)", database_dir.join("database.json").display(), stats.program_count);
-    println!("Next: evodb info {}", database_dir.display());
+    let me = std::env::args().next().unwrap_or_else(|| "evodb".into());
+    println!("Next: {me} info {}", database_dir.display());
     Ok(Printed { stdout: String::new(), warnings: Vec::new() })
 }
 

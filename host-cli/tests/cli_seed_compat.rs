@@ -156,13 +156,45 @@ fn readers_of_a_missing_database_see_an_empty_one_and_create_nothing() {
 fn help_lists_every_command_and_the_exit_codes() {
     let run = evodb(&["--help"]);
     assert_eq!(run.code, 0);
-    for command in
-        ["create", "info", "seed", "add", "sample", "best", "init", "stats", "validate", "export", "history", "demo"]
-    {
+    for command in [
+        "create", "info", "seed", "add", "sample", "best", "init", "stats", "validate", "export", "lineage", "history",
+        "demo",
+    ] {
         assert!(run.stdout.contains(command), "--help lacks {command}: {}", run.stdout);
         let sub = evodb(&[command, "--help"]);
         assert_eq!(sub.code, 0, "{command} --help");
         assert!(sub.stdout.contains("Usage: evodb"), "{command} --help: {}", sub.stdout);
     }
     assert!(run.stdout.contains("Exit codes:") && run.stdout.contains("4  sandbox limit"), "{}", run.stdout);
+}
+
+#[test]
+fn lineage_and_the_mermaid_tree_follow_parent_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path();
+    let db_arg = db.to_str().unwrap();
+    let root = evodb(&seed_args(db)).json()["id"].as_str().unwrap().to_string();
+    let child = evodb(&add_args(db, &root, 1, 0.5)).json()["id"].as_str().unwrap().to_string();
+    let grandchild = evodb(&add_args(db, &child, 2, 0.9)).json()["id"].as_str().unwrap().to_string();
+    let orphan = evodb(&add_args(db, "pruned-parent", 3, 0.2)).json()["id"].as_str().unwrap().to_string();
+
+    let lineage = evodb(&["lineage", db_arg, &grandchild]).json();
+    assert_eq!(
+        lineage,
+        json!({"id": grandchild, "ancestors": [child, root], "missingAncestor": null, "descendants": []})
+    );
+    assert_eq!(evodb(&["lineage", db_arg, &root]).json()["descendants"], json!([child, grandchild]));
+    assert_eq!(evodb(&["lineage", db_arg, &orphan]).json()["missingAncestor"], "pruned-parent");
+    let unknown = evodb(&["lineage", db_arg, "nobody"]);
+    assert_eq!(unknown.code, 3, "{unknown:?}");
+    assert!(unknown.stderr.contains("no live program has id `nobody`"), "{unknown:?}");
+
+    let mermaid = evodb(&["export", db_arg, "--format", "mermaid"]);
+    assert_eq!(mermaid.code, 0, "{mermaid:?}");
+    let lines: Vec<&str> = mermaid.stdout.lines().collect();
+    assert_eq!(lines[0], "graph TD");
+    assert_eq!(lines.iter().filter(|l| l.contains("[\"")).count(), 4, "one node per program");
+    assert!(lines.contains(&"  n0 --> n1") && lines.contains(&"  n1 --> n2"), "{}", mermaid.stdout);
+    assert_eq!(lines.iter().filter(|l| l.contains("-->")).count(), 2, "no edge to a pruned parent");
+    assert!(lines.contains(&"  class n2 best"), "{}", mermaid.stdout);
 }

@@ -80,6 +80,26 @@ impl Database {
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.stats())
     }
+
+    /// `db.lineage(id)`: `{id, ancestors, missingAncestor, descendants}` of a live program, or
+    /// `null` when no live program has that id.
+    ///
+    /// ```js
+    /// const { ancestors } = db.lineage(db.best().id); // parent first, back to the seed program
+    /// ```
+    pub fn lineage(&self, id: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.lineage(id))
+    }
+
+    /// `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
+    ///
+    /// ```js
+    /// document.querySelector("pre.mermaid").textContent = db.lineageMermaid();
+    /// ```
+    #[wasm_bindgen(js_name = lineageMermaid)]
+    pub fn lineage_mermaid(&self) -> String {
+        self.inner.lineage_mermaid()
+    }
 }
 
 fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {

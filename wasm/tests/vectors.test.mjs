@@ -40,3 +40,19 @@ test("errors are EvodbError with a machine-readable code", () => {
   assert.throws(() => Database.fromJson("{"), (e) => e.code === "corrupt-database");
   assert.equal(db.best(), null);
 });
+
+test("lineage and the Mermaid tree follow parent links", () => {
+  const db = new Database({}, 4);
+  const add = (parentId, score) =>
+    db.add({ codePath: "/c.py", targetCode: `v${score}`, parentId, metrics: { score }, changes: "c" }, 1).id;
+  const root = add("0", 0.1);
+  const child = add(root, 0.5);
+  const grandchild = add(child, 0.9);
+  assert.deepEqual(db.lineage(grandchild), { id: grandchild, ancestors: [child, root], missingAncestor: null, descendants: [] });
+  assert.deepEqual(db.lineage(root).descendants, [child, grandchild]);
+  assert.equal(db.lineage("nobody"), null);
+  const tree = db.lineageMermaid().split("\n");
+  assert.equal(tree[0], "graph TD");
+  assert.ok(tree.includes("  n0 --> n1") && tree.includes("  class n2 best"), tree.join("\n"));
+  db.free();
+});

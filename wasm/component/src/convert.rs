@@ -104,3 +104,7 @@ pub(crate) fn stats(s: evodb_core::Stats) -> wit::PopulationStats {
             .collect(),
     }
 }
+
+pub(crate) fn lineage(l: evodb_core::Lineage) -> wit::Lineage {
+    wit::Lineage { id: l.id, ancestors: l.ancestors, missing_ancestor: l.missing_ancestor, descendants: l.descendants }
+}

@@ -51,4 +51,12 @@ impl wit::GuestDatabase for Database {
     fn to_json(&self) -> String {
         self.0.borrow().to_json()
     }
+
+    fn lineage(&self, id: String) -> Option<wit::Lineage> {
+        self.0.borrow().lineage(&id).map(convert::lineage)
+    }
+
+    fn lineage_mermaid(&self) -> String {
+        self.0.borrow().lineage_mermaid()
+    }
 }

@@ -78,6 +78,14 @@ impl Guest for Component {
         Ok(load_or_fresh(&dir)?.to_json())
     }
 
+    fn lineage_of(dir: String, id: String) -> Result<Option<wit::Lineage>, wit::Error> {
+        Ok(load_or_fresh(&dir)?.lineage(&id).map(convert::lineage))
+    }
+
+    fn export_mermaid(dir: String) -> Result<String, wit::Error> {
+        Ok(load_or_fresh(&dir)?.lineage_mermaid())
+    }
+
     fn history(dir: String) -> Result<String, wit::Error> {
         let path = Path::new(&dir).join(HISTORY_FILE);
         match fs::read(&path) {

@@ -66,8 +66,10 @@ pub enum Command {
     Stats(DbArg),
     /// Check that the database loads and holds together; exit 1 with the problem when not.
     Validate(DbArg),
-    /// Print the whole database.
+    /// Print the whole database (json) or its family tree (mermaid).
     Export(ExportArgs),
+    /// Ancestors and descendants of a live program.
+    Lineage(LineageArgs),
     /// Print the operation history (history.ndjson), one JSON object per line.
     History(HistoryArgs),
     /// Run a self-contained evolution of a synthetic problem through the component (no LLM).
@@ -188,6 +190,17 @@ pub struct InitArgs {
 pub enum ExportFormat {
     /// database.json as stored.
     Json,
+    /// The live population's family tree as a Mermaid flowchart.
+    Mermaid,
+}
+
+#[derive(Debug, Args)]
+pub struct LineageArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The program's id.
+    #[arg(value_name = "id")]
+    pub id: String,
 }
 
 #[derive(Debug, Args)]

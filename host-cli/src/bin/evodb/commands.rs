@@ -9,7 +9,9 @@ use evodb_core::AddRequest;
 use evodb_host::{Access, population as wit};
 use serde_json::{Map, Value, json};
 
-use crate::args::{AddArgs, CandidateArgs, Command, DbArg, ExportArgs, ExportFormat, HistoryArgs, InitArgs, SeedArgs};
+use crate::args::{
+    AddArgs, CandidateArgs, Command, DbArg, ExportArgs, ExportFormat, HistoryArgs, InitArgs, LineageArgs, SeedArgs,
+};
 use crate::failure::Failure;
 use crate::output;
 use crate::session::Runtime;
@@ -52,9 +54,20 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             Ok(output::json(&output::stats(stats)).into())
         }
         Command::Validate(DbArg { db }) => validate(runtime, &db),
-        Command::Export(ExportArgs { db: DbArg { db }, format: ExportFormat::Json }) => {
-            let text = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_export_json(st, dir))?;
-            Ok(text.into())
+        Command::Export(ExportArgs { db: DbArg { db }, format }) => {
+            let mut session = runtime.open(&db, Access::Read)?;
+            let text = match format {
+                ExportFormat::Json => session.call(|s, st, dir| s.call_export_json(st, dir))?,
+                ExportFormat::Mermaid => session.call(|s, st, dir| s.call_export_mermaid(st, dir))?,
+            };
+            Ok(text.trim_end().to_string().into())
+        }
+        Command::Lineage(LineageArgs { db: DbArg { db }, id }) => {
+            let lineage = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_lineage_of(st, dir, &id))?;
+            let lineage = lineage.ok_or_else(|| {
+                Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
+            })?;
+            Ok(output::json(&output::lineage(lineage)).into())
         }
         Command::History(args) => history(runtime, args),
         Command::Demo(args) => crate::demo::run(runtime, args),

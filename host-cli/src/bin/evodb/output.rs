@@ -2,7 +2,9 @@
 //! of JSON, numbers written as JavaScript writes them.
 
 use evodb_core::json_text::to_compact_js;
-use evodb_core::{AddOutcome, BestProgram, Info, Inspiration, IslandStats, Metrics, Sample, SampledParent, Stats};
+use evodb_core::{
+    AddOutcome, BestProgram, Info, Inspiration, IslandStats, Lineage, Metrics, Sample, SampledParent, Stats,
+};
 use evodb_host::population as wit;
 use serde::Serialize;
 
@@ -89,4 +91,8 @@ pub fn stats(s: wit::PopulationStats) -> Stats {
             })
             .collect(),
     }
+}
+
+pub fn lineage(l: wit::Lineage) -> Lineage {
+    Lineage { id: l.id, ancestors: l.ancestors, missing_ancestor: l.missing_ancestor, descendants: l.descendants }
 }

@@ -1,0 +1,110 @@
+//! `lineage`: where a live program came from and what came of it, and the population's family
+//! tree as Mermaid (evoidea's `tree`). Pruned programs are gone from the file, so a chain of
+//! ancestors ends where a parent was pruned; the lineage says which id that was.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use crate::database::Database;
+use crate::program::{Program, ROOT_PARENT_ID};
+
+/// What `lineage(id)` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lineage {
+    pub id: String,
+    /// The parent first, then its parent, … up to the seed program or a pruned ancestor.
+    pub ancestors: Vec<String>,
+    /// The first ancestor no longer in the population; `None` when the chain reaches the root.
+    pub missing_ancestor: Option<String>,
+    /// Every live program descending from `id`, oldest first (`iterationFound`, then id).
+    pub descendants: Vec<String>,
+}
+
+impl Database {
+    /// The lineage of a live program; `None` when no live program has that id.
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Metrics};
+    /// let mut db = Database::new(Config::default(), 1).unwrap();
+    /// let root = db.add(AddRequest::seed("/a.py", "v0", Metrics::default()), 0.0).unwrap().id;
+    /// let mut child = AddRequest::seed("/a.py", "v1", Metrics::default());
+    /// child.parent_id = root.clone();
+    /// let child = db.add(child, 1.0).unwrap().id;
+    /// assert_eq!(db.lineage(&child).unwrap().ancestors, [root.clone()]);
+    /// assert_eq!(db.lineage(&root).unwrap().descendants, [child]);
+    /// ```
+    pub fn lineage(&self, id: &str) -> Option<Lineage> {
+        let program = self.program(id)?;
+        let mut ancestors = Vec::new();
+        let mut missing_ancestor = None;
+        let mut seen = BTreeSet::from([id]);
+        let mut parent = program.parent_id.as_str();
+        while parent != ROOT_PARENT_ID {
+            match self.program(parent) {
+                // A repeated id means a cycle, which only a hand-edited file can hold: stop there.
+                Some(p) if seen.insert(parent) => {
+                    ancestors.push(parent.to_string());
+                    parent = &p.parent_id;
+                }
+                Some(_) => break,
+                None => {
+                    missing_ancestor = Some(parent.to_string());
+                    break;
+                }
+            }
+        }
+        let children = self.children();
+        let mut descendants: Vec<&Program> = Vec::new();
+        let mut queue = VecDeque::from([id]);
+        while let Some(next) = queue.pop_front() {
+            for child in children.get(next).into_iter().flatten() {
+                if seen.insert(&child.id) {
+                    descendants.push(child);
+                    queue.push_back(&child.id);
+                }
+            }
+        }
+        descendants.sort_by(|a, b| (a.iteration_found, &a.id).cmp(&(b.iteration_found, &b.id)));
+        let descendants = descendants.into_iter().map(|p| p.id.clone()).collect();
+        Some(Lineage { id: id.to_string(), ancestors, missing_ancestor, descendants })
+    }
+
+    /// The live population's family tree as a Mermaid flowchart: one node per program (short id,
+    /// fitness, generation), an edge from each live parent to its child, the best highlighted.
+    pub fn lineage_mermaid(&self) -> String {
+        let programs = self.oldest_first();
+        let node: BTreeMap<&str, usize> = programs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
+        let mut out = String::from("graph TD\n");
+        for (i, p) in programs.iter().enumerate() {
+            let short: String = p.id.chars().take(8).collect();
+            let fitness = self.fitness(&p.id).unwrap_or(0.0);
+            out.push_str(&format!("  n{i}[\"{short}<br/>fitness {fitness:.3} · gen {}\"]\n", p.generation));
+        }
+        for (i, p) in programs.iter().enumerate() {
+            if let Some(parent) = node.get(p.parent_id.as_str()) {
+                out.push_str(&format!("  n{parent} --> n{i}\n"));
+            }
+        }
+        if let Some(best) = self.best_id().and_then(|id| node.get(id)) {
+            out.push_str(&format!("  classDef best fill:#ffe082,stroke:#f57f17\n  class n{best} best\n"));
+        }
+        out
+    }
+
+    fn oldest_first(&self) -> Vec<&Program> {
+        let mut programs: Vec<&Program> = self.programs().collect();
+        programs.sort_by(|a, b| (a.iteration_found, &a.id).cmp(&(b.iteration_found, &b.id)));
+        programs
+    }
+
+    /// Live children of each live program, oldest first.
+    fn children(&self) -> BTreeMap<&str, Vec<&Program>> {
+        let mut children: BTreeMap<&str, Vec<&Program>> = BTreeMap::new();
+        for p in self.oldest_first() {
+            children.entry(p.parent_id.as_str()).or_default().push(p);
+        }
+        children
+    }
+}

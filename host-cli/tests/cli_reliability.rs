@@ -5,6 +5,7 @@ mod cli;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
+use std::process::Stdio;
 use std::thread;
 use std::time::Duration;
 
@@ -91,18 +92,25 @@ fn kill_9_at_random_moments_never_tears_the_file() {
     let mut completed = 1u64; // the seed
     let mut rng = Lcg(0xC0FFEE);
     let mut killed_mid_add = 0;
-    for round in 0..KILLS + 150 {
+    let mut add_times = Vec::new();
+    // 150 adds grow the database first and time an add; then every add is killed at a random
+    // moment within that time, so the kills land all over its run (start-up, load, write, rename).
+    for round in 0..150 + KILLS {
         let mut args = add_args(&db, &seed_id, round, (round % 10) as f64 / 10.0);
         args[5] = format!("{}{padding}", args[5]);
-        let mut child = command().args(&args).spawn().expect("evodb starts");
-        // Rounds past KILLS let the add finish, to grow the database between kills.
-        let killed = if round < KILLS {
-            thread::sleep(Duration::from_micros(rng.below(25_000)));
-            child.kill().is_ok()
-        } else {
-            false
-        };
+        let started = std::time::Instant::now();
+        let mut child = command().args(&args).stdout(Stdio::null()).spawn().expect("evodb starts");
+        let killed = round >= 150;
+        if killed {
+            add_times.sort();
+            let typical = add_times[add_times.len() / 2];
+            thread::sleep(Duration::from_micros(rng.below(typical * 6 / 5)));
+            child.kill().unwrap();
+        }
         let status = child.wait().unwrap();
+        if !killed {
+            add_times.push(started.elapsed().as_micros() as u64);
+        }
         if status.success() {
             completed += 1;
         } else {

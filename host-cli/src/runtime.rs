@@ -89,10 +89,6 @@ impl Host {
         &self.engine
     }
 
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
     /// Compiles a component (JIT). The CLI loads precompiled code instead ([`crate::precompiled`]).
     pub fn compile(&self, bytes: &[u8]) -> wasmtime::Result<Component> {
         Component::new(&self.engine, bytes)

@@ -87,17 +87,7 @@ impl Guest for Component {
     }
 
     fn history(dir: String) -> Result<String, wit::Error> {
-        let path = Path::new(&dir).join(HISTORY_FILE);
-        match fs::read(&path) {
-            Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
-                wit::Error::CorruptDatabase(format!(
-                    "`{}` is not UTF-8 text ({e}); restore it from a backup",
-                    path.display()
-                ))
-            }),
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(String::new()),
-            Err(e) => Err(io_error("read", &path, e)),
-        }
+        Ok(read_text(&Path::new(&dir).join(HISTORY_FILE))?.unwrap_or_default())
     }
 }
 
@@ -116,19 +106,20 @@ fn database_path(dir: &str) -> PathBuf {
 }
 
 fn load(dir: &str) -> Result<Option<Database>, wit::Error> {
-    let path = database_path(dir);
-    match fs::read(&path) {
-        Ok(bytes) => {
-            let text = String::from_utf8(bytes).map_err(|e| {
-                wit::Error::CorruptDatabase(format!(
-                    "`{}` is not UTF-8 text ({e}); restore it from a backup",
-                    path.display()
-                ))
-            })?;
-            Database::from_json(&text).map(Some).map_err(convert::error)
-        }
+    read_text(&database_path(dir))?.map(|text| Database::from_json(&text).map_err(convert::error)).transpose()
+}
+
+/// A stored file's text; `None` when it does not exist.
+fn read_text(path: &Path) -> Result<Option<String>, wit::Error> {
+    match fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|e| {
+            wit::Error::CorruptDatabase(format!(
+                "`{}` is not UTF-8 text ({e}); restore it from a backup",
+                path.display()
+            ))
+        }),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error("read", &path, e)),
+        Err(e) => Err(io_error("read", path, e)),
     }
 }
 

@@ -22,5 +22,6 @@ pub fn request(i: usize, parent: &str) -> AddRequest {
         metrics: Metrics::new([("score", score), ("speed", 1.0 - score)]).unwrap(),
         changes: "mutated".to_string(),
         island: None,
+        ..AddRequest::seed("", "", Metrics::default())
     }
 }

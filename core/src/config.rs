@@ -6,11 +6,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, parse_json};
+use crate::features::FeatureDim;
 
 /// Upper bounds that catch absurd configs before they allocate anything.
 /// Islands are a bit set per program (`u64`), which keeps migration's membership checks cheap.
 pub(crate) const MAX_ISLANDS: u32 = 64;
 const MAX_ISLAND_SIZE: u32 = 10_000_000;
+const MAX_CELLS: u64 = 1_000_000;
 
 /// Which island a new program joins.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,6 +96,55 @@ pub struct Config {
     pub fitness: FitnessSpec,
     /// Per-metric direction; metrics not named here are maximised.
     pub directions: BTreeMap<String, Direction>,
+    /// MAP-Elites feature dimensions (seed 004). Empty: no cells, the seed's worst-first pruning.
+    /// With dimensions, an island over capacity loses the worst member of its most crowded cell.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<FeatureDim>,
+    /// The elite archive: this many best programs are never evicted (seed 004's default 10).
+    pub archive_size: u32,
+    /// Subtracted from each cell's best fitness in the QD score (pyribs' convention).
+    pub qd_offset: f64,
+    /// The four operators of seed 004; `None` keeps the seed's exploration/exploitation sample.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operators: Option<OperatorWeights>,
+    /// Code-hash dedupe (seed 003's fitness cache): a repeated candidate returns the earlier result.
+    pub dedupe: bool,
+    /// Budget and stopping rules; all off by default.
+    pub stopping: StopRules,
+}
+
+/// The operator weights of seed 004 (normalised by their sum, so they need not add up to 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct OperatorWeights {
+    pub exploitation: f64,
+    pub exploration: f64,
+    pub crossover: f64,
+    pub migration: f64,
+}
+
+impl Default for OperatorWeights {
+    fn default() -> Self {
+        OperatorWeights { exploitation: 0.50, exploration: 0.30, crossover: 0.15, migration: 0.05 }
+    }
+}
+
+/// When a run should stop (evoidea's rules plus evo-anything's evaluation budget).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct StopRules {
+    /// Stop after this many evaluations (adds, including errors and cached repeats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_evaluations: Option<u64>,
+    /// Stop once the best fitness reaches this value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_threshold: Option<f64>,
+    /// Stop after this many evaluations in a row without a new best fitness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patience: Option<u64>,
+    /// Stop after this many rounds (`plan` batches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_rounds: Option<u64>,
 }
 
 impl Default for Config {
@@ -113,6 +164,12 @@ impl Default for Config {
             inspiration_scope: InspirationScope::Island,
             fitness: FitnessSpec::Mean,
             directions: BTreeMap::new(),
+            features: Vec::new(),
+            archive_size: 10,
+            qd_offset: 0.0,
+            operators: None,
+            dedupe: false,
+            stopping: StopRules::default(),
         }
     }
 }
@@ -161,6 +218,47 @@ impl Config {
                     }
                 }
             }
+        }
+        for (i, dim) in self.features.iter().enumerate() {
+            dim.validate(i)?;
+        }
+        if crate::features::cell_count(&self.features, self.num_islands) > MAX_CELLS {
+            return Err(Error::config("features", format!("make more than {MAX_CELLS} cells; use fewer bins")));
+        }
+        range_u32("archiveSize", self.archive_size, 0, MAX_ISLAND_SIZE)?;
+        if !self.qd_offset.is_finite() {
+            return Err(Error::config("qdOffset", "must be a finite number"));
+        }
+        if let Some(w) = &self.operators {
+            let weights = [
+                ("operators.exploitation", w.exploitation),
+                ("operators.exploration", w.exploration),
+                ("operators.crossover", w.crossover),
+                ("operators.migration", w.migration),
+            ];
+            for (field, weight) in weights {
+                if !(weight.is_finite() && weight >= 0.0) {
+                    return Err(Error::config(field, format!("is {weight}; weights must be finite and at least 0")));
+                }
+            }
+            if weights.iter().map(|(_, w)| w).sum::<f64>() <= 0.0 {
+                return Err(Error::config("operators", "weights are all 0; give at least one operator a weight"));
+            }
+        }
+        let s = &self.stopping;
+        for (field, value) in [
+            ("stopping.maxEvaluations", s.max_evaluations),
+            ("stopping.patience", s.patience),
+            ("stopping.maxRounds", s.max_rounds),
+        ] {
+            if value == Some(0) {
+                return Err(Error::config(field, "is 0; pass at least 1, or leave it out for no limit"));
+            }
+        }
+        if let Some(t) = s.score_threshold
+            && !t.is_finite()
+        {
+            return Err(Error::config("stopping.scoreThreshold", "must be a finite number"));
         }
         Ok(())
     }

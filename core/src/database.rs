@@ -1,10 +1,17 @@
 //! The island database: state, `add`, `best`, `info`. Sampling, migration, pruning and
 //! persistence live in their own modules as further `impl Database` blocks.
 
+use std::collections::BTreeSet;
+
+use crate::candidates::{CachedResult, CandidateLog, Status, code_hash};
 use crate::config::{Config, Placement};
 use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::features::cell_of;
 use crate::island::Island;
 use crate::metrics::fitness_of;
+use crate::operators::Operator;
+use crate::plan::PendingItem;
 use crate::population::{Population, Record};
 use crate::program::{AddRequest, Program, ROOT_PARENT_ID};
 use crate::ranking::is_better;
@@ -37,6 +44,15 @@ pub struct Database {
     pub(crate) last_migration_generation: u64,
     pub(crate) best: Option<u32>,
     pub(crate) last_iteration: u64,
+    /// Statuses, budget and fitness cache beyond the live population.
+    pub(crate) candidates: CandidateLog,
+    /// `plan` batches so far, where the next batch's island rotation starts, and the items
+    /// still waiting for their candidates.
+    pub(crate) rounds: u64,
+    pub(crate) plan_cursor: u64,
+    pub(crate) pending: Vec<PendingItem>,
+    /// Recorded events, while recording is on (`record_events`).
+    pub(crate) events: Option<Vec<Event>>,
 }
 
 impl Database {
@@ -57,6 +73,11 @@ impl Database {
             last_migration_generation: 0,
             best: None,
             last_iteration: 0,
+            candidates: CandidateLog { next_seq: 1, ..CandidateLog::default() },
+            rounds: 0,
+            plan_cursor: 0,
+            pending: Vec::new(),
+            events: None,
         })
     }
 
@@ -116,6 +137,10 @@ impl Database {
     /// `iterationFound` = `lastIteration`; generation = parent's + 1 (0 for an unknown parent,
     /// with a warning); join the placed island; update the best; count the island generation;
     /// advance `lastIteration` and `currentIsland`; migrate when due; prune every island.
+    ///
+    /// Beyond the seed: a `planItem` fixes the island and operator; status `error` records the
+    /// candidate without placing it (`record_error`); with dedupe, a repeat of recorded code is
+    /// answered from the cache (`answer_from_cache`). Every check runs before anything changes.
     pub fn add(&mut self, request: AddRequest, now: f64) -> Result<AddOutcome> {
         request.validate()?;
         if !now.is_finite() {
@@ -126,10 +151,38 @@ impl Database {
         {
             return Err(Error::DuplicateId(id.clone()));
         }
+        let planned = match &request.plan_item {
+            Some(name) => {
+                let (index, item) = self.pending_item(name)?;
+                if request.island.is_some_and(|island| island != item.island) {
+                    return Err(Error::input(
+                        "island",
+                        format!("conflicts with plan item `{name}`, planned for island {}; leave it out", item.island),
+                    ));
+                }
+                Some((index, item.island, item.operator))
+            }
+            None => None,
+        };
+        if request.status == Status::Error {
+            return Ok(self.record_error(request, now, planned));
+        }
         let fitness = fitness_of(&self.config, &request.metrics)?;
+        let hash = self.config.dedupe.then(|| code_hash(&request.target_code));
+        if let Some(cached) = hash.as_ref().and_then(|h| self.candidates.cache.get(h)).cloned() {
+            return Ok(self.answer_from_cache(cached, request, now, planned));
+        }
         let parent = self.population.slot_of(&request.parent_id);
-        let island = self.place_candidate(&request, parent)?;
+        let island = match planned {
+            Some((_, island, _)) => island,
+            None => self.place_candidate(&request, parent)?,
+        };
+        let cell = match self.config.features.is_empty() {
+            true => None,
+            false => Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?),
+        };
 
+        // Nothing has changed so far; from here on the add cannot fail.
         let mut warnings = Vec::new();
         let generation = match parent {
             Some(slot) => self.population.get(slot).program.generation + 1,
@@ -143,10 +196,17 @@ impl Database {
                 0
             }
         };
+        let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
+        if let Some((index, _, _)) = planned {
+            self.pending.remove(index);
+        }
+        let event_request = self.events.is_some().then(|| request.clone());
         let id = match request.id {
             Some(id) => id,
             None => self.rng.uuid(),
         };
+        let seq = self.next_seq();
+        let status = request.status;
         let program = Program {
             id,
             code_path: request.code_path,
@@ -159,8 +219,27 @@ impl Database {
             changes: request.changes,
             island,
             migrated_from: None,
+            seq_if_not_implied: Program::implied_seq(self.last_iteration, seq),
+            status: request.status,
+            reason: request.reason,
+            operator,
+            cell: cell.clone(),
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
+        let archive_before = self.archive_watch();
+        let best_before = self.best.map(|slot| self.population.get(slot).fitness);
+        if let Some(request) = event_request {
+            self.emit(Event::Added {
+                seq,
+                id: id.clone(),
+                island,
+                status: request.status,
+                fitness,
+                cell: cell.clone(),
+                request,
+                now,
+            });
+        }
         let slot = self.insert_on_island(program, fitness, island);
         self.update_best(slot);
         self.island_generations[island as usize] += 1;
@@ -171,16 +250,108 @@ impl Database {
         }
         // The new program itself may be pruned here when its island is full of better ones.
         self.prune_to_capacity();
+        self.emit_archive_change(archive_before);
 
+        let improved = best_before.is_none_or(|before| fitness > before);
+        self.count_evaluation(improved);
+        self.candidates.remember(status, Some(island));
+        if let Some(hash) = hash {
+            self.candidates.cache.insert(hash, CachedResult { id: id.clone(), metrics: metrics.clone() });
+        }
         let best = &self.population.get(self.best.expect("the database holds at least one program")).program;
         Ok(AddOutcome {
             id,
             metrics,
-            best_program_id: best.id.clone(),
-            best_metrics: best.metrics.clone(),
+            best_program_id: Some(best.id.clone()),
+            best_metrics: Some(best.metrics.clone()),
             last_iteration: self.last_iteration,
             warnings,
+            status,
+            cached: false,
+            cell,
         })
+    }
+
+    /// `record_error`: a candidate whose evaluation failed is counted and remembered with its
+    /// reason (the `status` event carries it to the history) but joins no island.
+    fn record_error(&mut self, request: AddRequest, now: f64, planned: Option<(usize, u32, Operator)>) -> AddOutcome {
+        if let Some((index, _, _)) = planned {
+            self.pending.remove(index);
+        }
+        let event_request = self.events.is_some().then(|| request.clone());
+        let id = request.id.unwrap_or_else(|| self.rng.uuid());
+        let seq = self.next_seq();
+        self.count_evaluation(false);
+        self.candidates.remember(Status::Error, None);
+        if let Some(event_request) = event_request {
+            let reason = request.reason.clone().unwrap_or_default();
+            self.emit(Event::Status { seq, id: id.clone(), status: Status::Error, reason, request: event_request, now });
+        }
+        self.outcome_without_program(id, request.metrics, Status::Error, false)
+    }
+
+    /// `answer_from_cache`: dedupe found the same code (`code_hash`) among recorded candidates;
+    /// the earlier id and metrics answer, nothing joins the population, and the evaluation still
+    /// counts toward the budget (the caller ran it, as in seed 003's `evo_check_cache` flow).
+    fn answer_from_cache(
+        &mut self,
+        cached: CachedResult,
+        request: AddRequest,
+        now: f64,
+        planned: Option<(usize, u32, Operator)>,
+    ) -> AddOutcome {
+        if let Some((index, _, _)) = planned {
+            self.pending.remove(index);
+        }
+        self.count_evaluation(false);
+        self.emit(Event::Cached { id: cached.id.clone(), request, now });
+        self.outcome_without_program(cached.id, cached.metrics, Status::Accepted, true)
+    }
+
+    fn outcome_without_program(&self, id: String, metrics: crate::Metrics, status: Status, cached: bool) -> AddOutcome {
+        let best = self.best.map(|slot| &self.population.get(slot).program);
+        AddOutcome {
+            id,
+            metrics,
+            best_program_id: best.map(|p| p.id.clone()),
+            best_metrics: best.map(|p| p.metrics.clone()),
+            last_iteration: self.last_iteration,
+            warnings: Vec::new(),
+            status,
+            cached,
+            cell: None,
+        }
+    }
+
+    fn next_seq(&mut self) -> u64 {
+        let seq = self.candidates.next_seq;
+        self.candidates.next_seq += 1;
+        seq
+    }
+
+    /// One evaluation spent; stagnation counts those that did not raise the best fitness.
+    fn count_evaluation(&mut self, improved: bool) {
+        self.candidates.evaluations += 1;
+        self.candidates.stagnation = if improved { 0 } else { self.candidates.stagnation + 1 };
+    }
+
+    /// The archive before an operation, when events are recorded (their only reader).
+    fn archive_watch(&self) -> Option<BTreeSet<String>> {
+        self.events.is_some().then(|| self.archive_ids())
+    }
+
+    fn archive_ids(&self) -> BTreeSet<String> {
+        self.archive_slots().into_iter().map(|slot| self.population.get(slot).program.id.clone()).collect()
+    }
+
+    fn emit_archive_change(&mut self, before: Option<BTreeSet<String>>) {
+        let Some(before) = before else { return };
+        let after = self.archive_ids();
+        if before != after {
+            let entered = after.difference(&before).cloned().collect();
+            let left = before.difference(&after).cloned().collect();
+            self.emit(Event::Archive { entered, left });
+        }
     }
 
     /// `place_candidate`: round-robin (seed), the parent's home island, or the requested island.
@@ -215,7 +386,8 @@ impl Database {
     }
 
     pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
-        self.islands[island as usize].join(slot, fitness, timestamp);
+        let cell = self.population.get(slot).program.cell.as_ref();
+        self.islands[island as usize].join(slot, fitness, timestamp, cell);
         self.population.enter_island(slot, island);
     }
 

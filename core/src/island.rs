@@ -1,13 +1,50 @@
-//! One island: its members in join order (what the file lists and uniform picks index into)
-//! and ranked best first (what exploitation, migration and pruning read).
+//! One island: its members in join order (what the file lists and uniform picks index into),
+//! ranked best first (what exploitation, migration and pruning read), and — with MAP-Elites
+//! feature dimensions — ranked per feature cell with the cells ordered by crowding.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::live_order::LiveOrder;
 use crate::ranking::{RankKey, Ranking};
+
+pub(crate) type Cell = Vec<u32>;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Island {
     order: LiveOrder,
     ranking: Ranking,
+    cells: CellIndex,
+}
+
+/// The island's members per feature cell, and the cells from most to least crowded.
+#[derive(Clone, Debug, Default)]
+struct CellIndex {
+    of_slot: BTreeMap<u32, Cell>,
+    members: BTreeMap<Cell, Ranking>,
+    crowding: BTreeSet<(Reverse<usize>, Cell)>,
+}
+
+impl CellIndex {
+    fn insert(&mut self, key: RankKey, cell: Cell) {
+        let ranking = self.members.entry(cell.clone()).or_default();
+        self.crowding.remove(&(Reverse(ranking.len()), cell.clone()));
+        ranking.insert(key);
+        self.crowding.insert((Reverse(ranking.len()), cell.clone()));
+        self.of_slot.insert(key.slot, cell);
+    }
+
+    fn remove(&mut self, key: &RankKey) {
+        let Some(cell) = self.of_slot.remove(&key.slot) else { return };
+        let ranking = self.members.get_mut(&cell).expect("an indexed slot's cell is indexed");
+        self.crowding.remove(&(Reverse(ranking.len()), cell.clone()));
+        ranking.remove(key);
+        if ranking.len() == 0 {
+            self.members.remove(&cell);
+        } else {
+            self.crowding.insert((Reverse(ranking.len()), cell));
+        }
+    }
 }
 
 impl Island {
@@ -19,17 +56,42 @@ impl Island {
         self.order.is_empty()
     }
 
-    /// Appends `slot` as the newest member.
-    pub(crate) fn join(&mut self, slot: u32, fitness: f64, timestamp: f64) {
+    /// Appends `slot` as the newest member (in `cell`, when feature dimensions are on).
+    pub(crate) fn join(&mut self, slot: u32, fitness: f64, timestamp: f64, cell: Option<&Cell>) {
         let pos = self.order.push(slot);
-        self.ranking.insert(RankKey { fitness, timestamp, pos, slot });
+        let key = RankKey { fitness, timestamp, pos, slot };
+        self.ranking.insert(key);
+        if let Some(cell) = cell {
+            self.cells.insert(key, cell.clone());
+        }
     }
 
     /// Removes and returns the lowest-ranked member.
     pub(crate) fn remove_worst(&mut self) -> Option<u32> {
-        let worst = self.ranking.pop_worst()?;
-        self.order.remove(worst.pos);
+        let worst = *self.ranking.worst()?;
+        self.remove(&worst);
         Some(worst.slot)
+    }
+
+    /// Removes one ranked member.
+    pub(crate) fn remove(&mut self, key: &RankKey) {
+        self.ranking.remove(key);
+        self.order.remove(key.pos);
+        self.cells.remove(key);
+    }
+
+    /// `crowded_cell_victim`: the worst member of the most crowded cell that is neither its
+    /// cell's best nor `protected`; the next most crowded cell when that cell has none.
+    pub(crate) fn crowded_cell_victim(&self, protected: impl Fn(u32) -> bool) -> Option<RankKey> {
+        self.cells.crowding.iter().find_map(|(_, cell)| {
+            let ranking = &self.cells.members[cell];
+            ranking.worst_first().take(ranking.len() - 1).find(|key| !protected(key.slot)).copied()
+        })
+    }
+
+    /// The worst member that is not `protected`.
+    pub(crate) fn worst_unprotected(&self, protected: impl Fn(u32) -> bool) -> Option<RankKey> {
+        self.ranking.worst_first().find(|key| !protected(key.slot)).copied()
     }
 
     /// The best `k` members, best first.

@@ -18,16 +18,23 @@
 //! assert_eq!(Database::from_json(&text).unwrap().to_json(), text);
 //! ```
 
+mod candidates;
 mod config;
 mod database;
 mod error;
+mod events;
+mod export;
+mod features;
 mod island;
 pub mod json_text;
 mod lineage;
 mod live_order;
 mod metrics;
 mod migration;
+mod operators;
 mod persistence;
+mod plan;
+mod policy;
 mod population;
 mod program;
 mod pruning;
@@ -35,13 +42,22 @@ mod ranking;
 mod rng;
 mod sampling;
 mod stats;
+mod stopping;
+mod validate;
 mod views;
 
-pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode, Placement};
+pub use candidates::{Status, code_hash};
+pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules};
 pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
+pub use events::Event;
+pub use features::FeatureDim;
 pub use lineage::Lineage;
 pub use metrics::Metrics;
+pub use operators::Operator;
+pub use plan::{Plan, PlanItem};
+pub use policy::{DEFAULT_PROTECTED, PolicyVerdict, policy_check};
 pub use program::{AddRequest, MAX_TEXT_BYTES, Program, ROOT_PARENT_ID};
-pub use stats::{IslandStats, Stats};
+pub use stats::{CellStats, IslandStats, Stats};
+pub use stopping::StopVerdict;
 pub use views::{AddOutcome, BestProgram, Info, Inspiration, Sample, SampledParent};

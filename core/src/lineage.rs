@@ -93,6 +93,49 @@ impl Database {
         out
     }
 
+    /// The live population's family tree as indented ASCII (evoidea's `tree`): each program
+    /// under its live parent, roots (the seed program, orphans of pruned parents) first, oldest
+    /// first at every level, the best marked `★`.
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Metrics};
+    /// let mut db = Database::new(Config::default(), 1).unwrap();
+    /// let root = db.add(AddRequest::seed("/a.py", "v0", Metrics::new([("s", 0.1)]).unwrap()), 0.0).unwrap().id;
+    /// let mut child = AddRequest::seed("/a.py", "v1", Metrics::new([("s", 0.2)]).unwrap());
+    /// child.parent_id = root;
+    /// db.add(child, 1.0).unwrap();
+    /// let tree = db.lineage_tree();
+    /// assert!(tree.lines().nth(1).unwrap().starts_with("└── #2 "), "{tree}");
+    /// ```
+    pub fn lineage_tree(&self) -> String {
+        let children = self.children();
+        let live = |id: &str| self.program(id).is_some();
+        let mut out = String::new();
+        let roots: Vec<&Program> = self.oldest_first().into_iter().filter(|p| !live(&p.parent_id) || p.parent_id == p.id).collect();
+        let mut stack: Vec<(&Program, String, bool, bool)> = roots.iter().rev().map(|&p| (p, String::new(), true, true)).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((p, prefix, last, root)) = stack.pop() {
+            if !seen.insert(p.id.as_str()) {
+                continue;
+            }
+            let branch = if root { "" } else if last { "└── " } else { "├── " };
+            out.push_str(&format!("{prefix}{branch}{}\n", self.tree_label(p)));
+            let child_prefix = if root { prefix.clone() } else { format!("{prefix}{}", if last { "    " } else { "│   " }) };
+            let kids = children.get(p.id.as_str()).map(Vec::as_slice).unwrap_or_default();
+            for (i, kid) in kids.iter().enumerate().rev() {
+                stack.push((kid, child_prefix.clone(), i + 1 == kids.len(), false));
+            }
+        }
+        out
+    }
+
+    fn tree_label(&self, p: &Program) -> String {
+        let short: String = p.id.chars().take(8).collect();
+        let fitness = self.fitness(&p.id).unwrap_or(0.0);
+        let best = if self.best_id() == Some(p.id.as_str()) { " ★" } else { "" };
+        format!("#{} {short} fitness {fitness:.3} gen {} island {}{best}", p.seq(), p.generation, p.island)
+    }
+
     fn oldest_first(&self) -> Vec<&Program> {
         let mut programs: Vec<&Program> = self.programs().collect();
         programs.sort_by(|a, b| (a.iteration_found, &a.id).cmp(&(b.iteration_found, &b.id)));

@@ -2,6 +2,8 @@
 
 use crate::config::MigrationMode;
 use crate::database::Database;
+use crate::events::Event;
+use crate::features::cell_of;
 use crate::program::Program;
 
 impl Database {
@@ -26,8 +28,8 @@ impl Database {
             for slot in slots {
                 for target in [(source + 1) % n, (source + n - 1) % n] {
                     match self.config.migration {
-                        MigrationMode::Share => self.share_migrant(slot, target),
-                        MigrationMode::Copy => self.copy_migrant(slot, target),
+                        MigrationMode::Share => self.share_migrant(slot, source, target),
+                        MigrationMode::Copy => self.copy_migrant(slot, source, target),
                     }
                 }
             }
@@ -51,18 +53,20 @@ impl Database {
     }
 
     /// Seed rule: the same id joins the target unless it is already there.
-    fn share_migrant(&mut self, slot: u32, target: u32) {
+    fn share_migrant(&mut self, slot: u32, from: u32, target: u32) {
         if self.population.is_on(slot, target) {
             return;
         }
         let record = self.population.get(slot);
         let (fitness, timestamp) = (record.fitness, record.program.timestamp);
+        let id = record.program.id.clone();
         self.join_island(slot, target, fitness, timestamp);
+        self.emit(Event::Migrated { id, from, to: target, copy_id: None });
     }
 
     /// Copy rule: a new program with `migratedFrom` joins the target, unless the target already
     /// holds identical code.
-    fn copy_migrant(&mut self, slot: u32, target: u32) {
+    fn copy_migrant(&mut self, slot: u32, from: u32, target: u32) {
         let record = self.population.get(slot);
         let code = &record.program.target_code;
         let duplicate =
@@ -72,8 +76,15 @@ impl Database {
         }
         let fitness = record.fitness;
         let original = record.program.clone();
-        let copy =
-            Program { id: self.rng.uuid(), island: target, migrated_from: Some(original.id.clone()), ..original };
+        // A copy lives on its target island, so an `island` feature dimension places it there.
+        let cell = original.cell.as_ref().map(|_| {
+            cell_of(&self.config.features, &original.metrics, &original.target_code, target)
+                .expect("the original's metrics already produced a cell")
+        });
+        let id = original.id.clone();
+        let copy = Program { id: self.rng.uuid(), island: target, migrated_from: Some(id.clone()), cell, ..original };
+        let copy_id = copy.id.clone();
         self.insert_on_island(copy, fitness, target);
+        self.emit(Event::Migrated { id, from, to: target, copy_id: Some(copy_id) });
     }
 }

@@ -12,7 +12,11 @@ use indexmap::IndexMap;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::candidates::{CandidateLog, Status};
 use crate::config::Config;
+use crate::features::cell_of;
+use crate::operators::Operator;
+use crate::plan::PendingItem;
 use crate::database::{Database, MAX_SEED};
 use crate::error::{Error, Result, parse_json};
 use crate::json_text::to_pretty_js;
@@ -20,49 +24,69 @@ use crate::metrics::{Metrics, fitness_of};
 use crate::program::Program;
 use crate::rng::DetRng;
 
-const FORMAT_VERSION: u32 = 1;
+/// 2 added the candidate log, plan state and per-program `seq`/`status`/`operator`/`cell`;
+/// format 1 files load as if their candidates were all accepted.
+const FORMAT_VERSION: u32 = 2;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct StoredDatabase {
-    num_islands: u32,
-    max_island_size: Option<u32>,
-    migration_interval: u64,
-    migration_rate: f64,
-    exploration_ratio: Option<f64>,
-    programs: IndexMap<String, StoredProgram>,
-    islands: Vec<Vec<String>>,
-    current_island: u32,
-    island_generations: Vec<u64>,
-    last_migration_generation: u64,
-    best_program_id: String,
-    last_iteration: u64,
-    evodb: Option<Extension>,
+pub(crate) struct StoredDatabase {
+    pub(crate) num_islands: u32,
+    pub(crate) max_island_size: Option<u32>,
+    pub(crate) migration_interval: u64,
+    pub(crate) migration_rate: f64,
+    pub(crate) exploration_ratio: Option<f64>,
+    pub(crate) programs: IndexMap<String, StoredProgram>,
+    pub(crate) islands: Vec<Vec<String>>,
+    pub(crate) current_island: u32,
+    pub(crate) island_generations: Vec<u64>,
+    pub(crate) last_migration_generation: u64,
+    pub(crate) best_program_id: String,
+    pub(crate) last_iteration: u64,
+    pub(crate) evodb: Option<Extension>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct StoredProgram {
-    id: String,
-    code_path: String,
-    target_code: String,
-    parent_id: String,
-    generation: u64,
-    iteration_found: u64,
-    timestamp: f64,
-    metrics: Metrics,
-    changes: String,
-    island: Option<u32>,
-    migrated_from: Option<String>,
+pub(crate) struct StoredProgram {
+    pub(crate) id: String,
+    pub(crate) code_path: String,
+    pub(crate) target_code: String,
+    pub(crate) parent_id: String,
+    pub(crate) generation: u64,
+    pub(crate) iteration_found: u64,
+    pub(crate) timestamp: f64,
+    pub(crate) metrics: Metrics,
+    pub(crate) changes: String,
+    pub(crate) island: Option<u32>,
+    pub(crate) migrated_from: Option<String>,
+    pub(crate) seq: Option<u64>,
+    #[serde(default)]
+    pub(crate) status: Status,
+    pub(crate) reason: Option<String>,
+    pub(crate) operator: Option<Operator>,
+    pub(crate) cell: Option<Vec<u32>>,
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Extension {
-    format: u32,
-    seed: u64,
-    rng: String,
-    config: Config,
+pub(crate) struct Extension {
+    pub(crate) format: u32,
+    pub(crate) seed: u64,
+    pub(crate) rng: String,
+    pub(crate) config: Config,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) candidates: Option<CandidateLog>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) rounds: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) plan_cursor: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) pending: Vec<PendingItem>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Database {
@@ -82,9 +106,12 @@ impl Database {
     /// assert!(Database::from_json(r#"{"numIslands": 3"#).is_err());
     /// ```
     pub fn from_json(text: &str) -> Result<Database> {
-        let stored: StoredDatabase = parse_json(text).map_err(describe_parse_error)?;
-        restore(stored)
+        restore(parse_stored(text)?)
     }
+}
+
+pub(crate) fn parse_stored(text: &str) -> Result<StoredDatabase> {
+    parse_json(text).map_err(describe_parse_error)
 }
 
 fn describe_parse_error((path, inner): (Option<String>, serde_json::Error)) -> Error {
@@ -99,8 +126,11 @@ fn describe_parse_error((path, inner): (Option<String>, serde_json::Error)) -> E
     }
 }
 
-fn restore(stored: StoredDatabase) -> Result<Database> {
+pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     let (seed, rng, mut config) = match &stored.evodb {
+        Some(ext) if ext.format == 0 => {
+            return Err(Error::corrupt("`evodb.format` is 0; evodb writes format 1 or later"));
+        }
         Some(ext) if ext.format > FORMAT_VERSION => {
             return Err(Error::corrupt(format!(
                 "`evodb.format` is {}; this evodb reads format {FORMAT_VERSION} — upgrade evodb",
@@ -145,8 +175,12 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
         {
             return Err(Error::corrupt(format!("`programs.{key}.island` is {island} but islands are 0..{}", n - 1)));
         }
+        if p.status == Status::Error {
+            return Err(Error::corrupt(format!("`programs.{key}.status` is `error`; error candidates are never stored as programs")));
+        }
         let fitness =
             fitness_of(&db.config, &p.metrics).map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
+        let cell = restore_cell(&db.config, &key, &p)?;
         let program = Program {
             id: p.id,
             code_path: p.code_path,
@@ -159,6 +193,12 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
             changes: p.changes,
             island: p.island.unwrap_or(u32::MAX),
             migrated_from: p.migrated_from,
+            // The seed numbers its candidates by `iterationFound` alone (it records no errors).
+            seq_if_not_implied: p.seq.and_then(|seq| Program::implied_seq(p.iteration_found, seq)),
+            status: p.status,
+            reason: p.reason,
+            operator: p.operator,
+            cell,
         };
         db.population.insert(program, fitness);
     }
@@ -186,9 +226,55 @@ fn restore(stored: StoredDatabase) -> Result<Database> {
     db.island_generations = stored.island_generations;
     db.last_migration_generation = stored.last_migration_generation;
     db.last_iteration = stored.last_iteration;
+    let ext = stored.evodb.unwrap_or_else(|| Extension {
+        format: 0,
+        seed,
+        rng: String::new(),
+        config: Config::default(),
+        candidates: None,
+        rounds: 0,
+        plan_cursor: 0,
+        pending: Vec::new(),
+    });
+    // Files without a candidate log (the seed's, format 1) counted every candidate as an iteration.
+    db.candidates = ext.candidates.unwrap_or_else(|| CandidateLog {
+        next_seq: stored.last_iteration + 1,
+        evaluations: stored.last_iteration,
+        ..CandidateLog::default()
+    });
+    db.rounds = ext.rounds;
+    db.plan_cursor = ext.plan_cursor;
+    db.pending = ext.pending;
+    if let Some(item) = db.pending.iter().find(|item| item.island as usize >= n) {
+        return Err(Error::corrupt(format!("plan item `{}` targets island {} but islands are 0..{}", item.name, item.island, n - 1)));
+    }
     // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
     db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
     Ok(db)
+}
+
+/// A stored cell must fit the configured dimensions; a program stored before dimensions were
+/// configured gets its cell computed.
+fn restore_cell(config: &Config, key: &str, p: &StoredProgram) -> Result<Option<Vec<u32>>> {
+    if config.features.is_empty() {
+        return Ok(None);
+    }
+    match &p.cell {
+        Some(cell) => {
+            let fits = cell.len() == config.features.len()
+                && cell.iter().zip(&config.features).all(|(&b, dim)| b < dim.bins(config.num_islands));
+            if !fits {
+                return Err(Error::corrupt(format!("`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions")));
+            }
+            Ok(Some(cell.clone()))
+        }
+        None => {
+            let island = p.island.unwrap_or(0);
+            cell_of(&config.features, &p.metrics, &p.target_code, island)
+                .map(Some)
+                .map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))
+        }
+    }
 }
 
 /// `reseed_from_seed_keys`: a seed derived (FNV-1a) from what the seed's CLI keeps, so a file it
@@ -229,7 +315,16 @@ impl Serialize for StoredDatabaseRef<'_> {
         map.serialize_entry("lastMigrationGeneration", &db.last_migration_generation)?;
         map.serialize_entry("bestProgramId", db.best_id().unwrap_or(""))?;
         map.serialize_entry("lastIteration", &db.last_iteration)?;
-        let ext = Extension { format: FORMAT_VERSION, seed: db.seed, rng: db.rng.state(), config: c.clone() };
+        let ext = Extension {
+            format: FORMAT_VERSION,
+            seed: db.seed,
+            rng: db.rng.state(),
+            config: c.clone(),
+            candidates: Some(db.candidates.clone()),
+            rounds: db.rounds,
+            plan_cursor: db.plan_cursor,
+            pending: db.pending.clone(),
+        };
         map.serialize_entry("evodb", &ext)?;
         map.end()
     }

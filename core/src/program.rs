@@ -2,8 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::candidates::Status;
 use crate::error::{Error, Result, parse_json};
 use crate::metrics::Metrics;
+use crate::operators::Operator;
 
 /// The parent id the seed gives the initial program.
 pub const ROOT_PARENT_ID: &str = "0";
@@ -32,6 +34,33 @@ pub struct Program {
     /// For a copy made by copy-mode migration: the id it was copied from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub migrated_from: Option<String>,
+    /// The candidate's number in the run (1, 2, 3, … across every island, errors included; a
+    /// migration copy keeps its original's) when it differs from `iterationFound + 1`, the number
+    /// the seed's own files imply. Read it with [`Program::seq`].
+    #[serde(rename = "seq", skip_serializing_if = "Option::is_none")]
+    pub seq_if_not_implied: Option<u64>,
+    /// `rejected` when the caller said so; accepted programs leave it out.
+    #[serde(skip_serializing_if = "Status::is_accepted")]
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The operator that produced it, when the caller or its plan item said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
+    /// The MAP-Elites cell (a bucket per feature dimension), when dimensions are configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<Vec<u32>>,
+}
+
+impl Program {
+    /// The candidate's number in the run: 1, 2, 3, … across every island, errors included.
+    pub fn seq(&self) -> u64 {
+        self.seq_if_not_implied.unwrap_or(self.iteration_found + 1)
+    }
+
+    pub(crate) fn implied_seq(iteration_found: u64, seq: u64) -> Option<u64> {
+        (seq != iteration_found + 1).then_some(seq)
+    }
 }
 
 /// A scored candidate to add.
@@ -59,6 +88,18 @@ pub struct AddRequest {
     /// Target island; required with explicit placement, an override otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub island: Option<u32>,
+    /// `accepted` (default), `rejected` (kept in the population as memory), or `error` (the
+    /// evaluation failed: recorded with fitness null, never placed on an island).
+    #[serde(default, skip_serializing_if = "Status::is_accepted")]
+    pub status: Status,
+    /// Why a candidate was rejected or failed; required for `error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
+    /// The `plan` item this candidate answers: it lands on that item's island and operator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan_item: Option<String>,
 }
 
 fn root_parent() -> String {
@@ -76,6 +117,10 @@ impl AddRequest {
             metrics,
             changes: "initial implementation".to_string(),
             island: None,
+            status: Status::Accepted,
+            reason: None,
+            operator: None,
+            plan_item: None,
         }
     }
 
@@ -102,7 +147,11 @@ impl AddRequest {
         if self.target_code.trim().is_empty() {
             return Err(Error::input("targetCode", "is empty; pass the candidate's source code"));
         }
-        for (field, text) in [("targetCode", &self.target_code), ("changes", &self.changes)] {
+        if self.status == Status::Error && self.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
+            return Err(Error::input("reason", "is required for status `error`; say why the evaluation failed"));
+        }
+        let reason = self.reason.as_deref().unwrap_or("");
+        for (field, text) in [("targetCode", &self.target_code), ("changes", &self.changes), ("reason", &reason.to_string())] {
             if text.len() > MAX_TEXT_BYTES {
                 return Err(Error::input(
                     field,

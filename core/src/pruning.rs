@@ -1,20 +1,54 @@
-//! Keeping islands within capacity.
+//! Keeping islands within capacity: the seed's worst-first cut, or MAP-Elites eviction.
+
+use std::collections::BTreeSet;
 
 use crate::database::Database;
+use crate::events::Event;
 
 impl Database {
-    /// `prune_to_capacity`: every island keeps its best `maxIslandSize` members (the seed sorts
-    /// and cuts; removing the worst one at a time is the same set). A program left on no island
-    /// is deleted from the database.
+    /// `prune_to_capacity`: every island keeps `maxIslandSize` members. Without feature
+    /// dimensions it keeps its best (the seed sorts and cuts; removing the worst one at a time is
+    /// the same set). With them, `evict_from_crowded_cell` picks each victim. A program left on
+    /// no island is deleted from the database.
     pub(crate) fn prune_to_capacity(&mut self) {
         let capacity = self.config.max_island_size as usize;
+        let map_elites = !self.config.features.is_empty();
+        let archive = if map_elites { self.archive_slots() } else { BTreeSet::new() };
         for island in 0..self.islands.len() {
             while self.islands[island].len() > capacity {
-                let slot = self.islands[island].remove_worst().expect("island is over capacity");
-                if self.population.leave_island(slot, island as u32) {
+                let slot = if map_elites {
+                    self.evict_from_crowded_cell(island, &archive)
+                } else {
+                    self.islands[island].remove_worst().expect("island is over capacity")
+                };
+                let deleted = self.population.leave_island(slot, island as u32);
+                let id = self.population.get(slot).program.id.clone();
+                if deleted {
                     self.delete_program(slot);
                 }
+                self.emit(Event::Evicted { id, island: island as u32, deleted });
             }
         }
+    }
+
+    /// `evict_from_crowded_cell` (seed 004): the worst member of the most crowded cell goes —
+    /// never the best of a cell, never a member of the elite archive. When every cell holds
+    /// only its best (more cells than capacity), the worst non-archive member goes; when the
+    /// whole island is archive, its worst.
+    fn evict_from_crowded_cell(&mut self, island: usize, archive: &BTreeSet<u32>) -> u32 {
+        let protected = |slot: u32| archive.contains(&slot);
+        let island = &mut self.islands[island];
+        let victim = island
+            .crowded_cell_victim(protected)
+            .or_else(|| island.worst_unprotected(protected))
+            .or_else(|| island.worst_unprotected(|_| false))
+            .expect("island is over capacity");
+        island.remove(&victim);
+        victim.slot
+    }
+
+    /// The elite archive: the best `archiveSize` programs of the population.
+    pub(crate) fn archive_slots(&self) -> BTreeSet<u32> {
+        self.population.top(self.config.archive_size as usize).map(|key| key.slot).collect()
     }
 }

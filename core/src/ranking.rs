@@ -60,8 +60,17 @@ impl Ranking {
         self.keys.first()
     }
 
-    pub(crate) fn pop_worst(&mut self) -> Option<RankKey> {
-        self.keys.pop_last()
+    pub(crate) fn worst(&self) -> Option<&RankKey> {
+        self.keys.last()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Every key, worst first.
+    pub(crate) fn worst_first(&self) -> impl Iterator<Item = &RankKey> {
+        self.keys.iter().rev()
     }
 
     /// The best `k`, best first.
@@ -97,7 +106,7 @@ mod tests {
         r.insert(key(0.5, 10.0, 3));
         let order: Vec<u32> = r.top(10).map(|k| k.pos).collect();
         assert_eq!(order, [1, 2, 0, 3]);
-        assert_eq!(r.pop_worst().unwrap().pos, 3);
+        assert_eq!(r.worst().unwrap().pos, 3);
     }
 
     #[test]

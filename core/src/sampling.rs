@@ -2,18 +2,49 @@
 
 use crate::config::InspirationScope;
 use crate::database::Database;
+use crate::events::Event;
 use crate::views::{Inspiration, Sample, SampledParent};
 
 impl Database {
     /// Draws a parent and inspirations. Draw order (it is part of the format): the exploration
     /// coin, then the parent index, then the inspirations from the top pool, then the others.
+    ///
+    /// With `operators` configured, the four operators of seed 004 decide instead (see
+    /// `draw_work`), and the sample also names the operator, the island, the second parent
+    /// (crossover's diverse parent, migration's donor program) and the donor island.
     pub fn sample(&mut self) -> Sample {
+        let sample = if self.config.operators.is_some() { self.sample_with_operator() } else { self.sample_seed() };
+        self.emit(Event::Sampled {
+            operator: sample.operator,
+            island: sample.island,
+            parent_id: sample.parent.as_ref().map(|p| p.id.clone()),
+        });
+        sample
+    }
+
+    fn sample_seed(&mut self) -> Sample {
         let parent = self.sample_parent();
-        let inspirations = self.sample_inspirations(parent);
+        let inspirations = self.sample_inspirations(self.current_island, &[parent]);
         let program = |slot: u32| &self.population.get(slot).program;
         Sample {
             parent: parent.map(|slot| SampledParent::from(program(slot))),
             inspirations: inspirations.into_iter().map(|slot| Inspiration::from(program(slot))).collect(),
+            ..Sample::default()
+        }
+    }
+
+    fn sample_with_operator(&mut self) -> Sample {
+        let work = self.draw_work(None);
+        let inspirations = self.sample_inspirations(work.island, &[work.parent, work.second_parent]);
+        let program = |slot: u32| &self.population.get(slot).program;
+        Sample {
+            parent: work.parent.map(|slot| SampledParent::from(program(slot))),
+            inspirations: inspirations.into_iter().map(|slot| Inspiration::from(program(slot))).collect(),
+            operator: Some(work.operator),
+            island: Some(work.island),
+            second_parent: work.second_parent.map(|slot| SampledParent::from(program(slot))),
+            donor_island: work.donor_island,
+            forced_by: work.forced_by.map(str::to_string),
         }
     }
 
@@ -35,7 +66,7 @@ impl Database {
     }
 
     /// `empty_island_fallback`: the seed program, else any program, else none.
-    fn empty_island_fallback(&mut self) -> Option<u32> {
+    pub(crate) fn empty_island_fallback(&mut self) -> Option<u32> {
         if let Some(slot) = self.population.slots().find(|&s| self.population.get(s).program.iteration_found == 0) {
             return Some(slot);
         }
@@ -48,14 +79,14 @@ impl Database {
 
     /// `sample_inspirations`: `inspirationsFromTop` drawn from the best `inspirationTopPool`
     /// (a shuffle of the pool, truncated), plus `inspirationsFromRest` drawn from the rest;
-    /// then the parent is removed from the list. From the island (seed) or from all islands.
-    fn sample_inspirations(&mut self, parent: Option<u32>) -> Vec<u32> {
+    /// then the parents are removed from the list. From the island (seed) or from all islands.
+    pub(crate) fn sample_inspirations(&mut self, island: u32, parents: &[Option<u32>]) -> Vec<u32> {
         let pool = self.config.inspiration_top_pool as usize;
         let from_top = self.config.inspirations_from_top as usize;
         let from_rest = self.config.inspirations_from_rest as usize;
         let (top, rest_ranks, len): (Vec<u32>, Vec<usize>, usize) = match self.config.inspiration_scope {
             InspirationScope::Island => {
-                let island = &self.islands[self.current_island as usize];
+                let island = &self.islands[island as usize];
                 let keys: Vec<_> = island.top(pool).collect();
                 let mut ranks: Vec<usize> = keys.iter().map(|k| island.rank_of(k)).collect();
                 ranks.sort_unstable();
@@ -72,11 +103,11 @@ impl Database {
             self.rng.distinct_ranks(top.len(), from_top, &[]).into_iter().map(|i| top[i]).collect();
         for rank in self.rng.distinct_ranks(len, from_rest, &rest_ranks) {
             chosen.push(match self.config.inspiration_scope {
-                InspirationScope::Island => self.islands[self.current_island as usize].nth(rank),
+                InspirationScope::Island => self.islands[island as usize].nth(rank),
                 InspirationScope::AllIslands => self.population.nth(rank),
             });
         }
-        chosen.retain(|&slot| Some(slot) != parent);
+        chosen.retain(|&slot| !parents.contains(&Some(slot)));
         chosen
     }
 }

@@ -1,9 +1,13 @@
 //! `stats`: the population's figures — size, best and mean fitness overall and per island, and the
 //! improvement over the baseline (the seed program).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
+use crate::candidates::Status;
 use crate::database::Database;
+use crate::features::cell_count;
 
 /// What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
 /// metrics configured with direction `min` already count negated, so `improvement` =
@@ -12,7 +16,8 @@ use crate::database::Database;
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub program_count: usize,
-    /// Candidates added so far (the seed program is iteration 0, so this equals `lastIteration`).
+    /// Evaluations spent: every add, errors and cached repeats included (a database the seed's
+    /// CLI wrote starts from its `lastIteration`).
     pub evaluations: u64,
     pub best_program_id: Option<String>,
     pub best_fitness: Option<f64>,
@@ -21,6 +26,31 @@ pub struct Stats {
     pub baseline_fitness: Option<f64>,
     pub improvement: Option<f64>,
     pub islands: Vec<IslandStats>,
+    /// The elite archive: the best `archiveSize` ids, best first.
+    pub archive: Vec<String>,
+    /// Evaluations in a row without a new best fitness.
+    pub stagnation: u64,
+    /// `plan` batches so far.
+    pub rounds: u64,
+    /// The last statuses, oldest first (what the operator overrides read).
+    pub recent_statuses: Vec<Status>,
+    /// MAP-Elites figures, when feature dimensions are configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<CellStats>,
+}
+
+/// MAP-Elites figures. The QD score follows pyribs: Σ over filled cells of (the cell's best
+/// fitness − `qdOffset`); QDax adds the offset instead. Choose `qdOffset` at most the lowest
+/// fitness you expect so that every filled cell adds a non-negative amount.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CellStats {
+    pub filled: usize,
+    pub total: u64,
+    /// `filled / total`.
+    pub coverage: f64,
+    pub qd_score: f64,
+    pub qd_offset: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -66,13 +96,39 @@ impl Database {
             self.population.slots().find(|&s| self.population.get(s).program.iteration_found == 0).map(fitness);
         Stats {
             program_count: self.len(),
-            evaluations: self.last_iteration,
+            evaluations: self.candidates.evaluations,
             best_program_id: self.best.map(id),
             best_fitness,
             mean_fitness: mean(self.population.slots().map(fitness)),
             baseline_fitness,
             improvement: best_fitness.zip(baseline_fitness).map(|(best, base)| best - base + 0.0),
             islands,
+            archive: self.population.top(self.config.archive_size as usize).map(|key| id(key.slot)).collect(),
+            stagnation: self.candidates.stagnation,
+            rounds: self.rounds,
+            recent_statuses: self.candidates.recent_statuses(),
+            cells: (!self.config.features.is_empty()).then(|| self.cell_stats()),
+        }
+    }
+
+    /// Cells over the live population, summed in cell order (deterministic on every face).
+    fn cell_stats(&self) -> CellStats {
+        let mut best: BTreeMap<&[u32], f64> = BTreeMap::new();
+        for slot in self.population.slots() {
+            let record = self.population.get(slot);
+            if let Some(cell) = &record.program.cell {
+                let entry = best.entry(cell).or_insert(f64::NEG_INFINITY);
+                *entry = entry.max(record.fitness);
+            }
+        }
+        let total = cell_count(&self.config.features, self.config.num_islands);
+        let offset = self.config.qd_offset;
+        CellStats {
+            filled: best.len(),
+            total,
+            coverage: best.len() as f64 / total as f64,
+            qd_score: best.values().fold(0.0, |sum, f| sum + (f - offset)) + 0.0,
+            qd_offset: offset,
         }
     }
 }

@@ -89,6 +89,7 @@ proptest! {
                         metrics: Metrics::new([("score", f64::from(score % 8) / 8.0)]).unwrap(),
                         changes: String::new(),
                         island: None,
+                        ..AddRequest::seed("", "", Metrics::default())
                     };
                     db.add(request, clock).unwrap();
                     adds += 1;

@@ -23,6 +23,7 @@ fn run_ops(db: &mut Database, ops: std::ops::Range<u64>) -> Vec<String> {
             metrics: Metrics::new([("score", score), ("speed", 1.0 - score / 2.0)]).unwrap(),
             changes: format!("change {op}"),
             island: None,
+            ..AddRequest::seed("", "", Metrics::default())
         };
         log.push(serde_json::to_string(&db.add(request, 1_700_000_000.0 + op as f64 * 0.25).unwrap()).unwrap());
     }

@@ -59,9 +59,10 @@ fn evodb_carries_on_after_the_seed_rewrites_its_file() {
         metrics: Metrics::new([("benchmark-score", 0.99)]).unwrap(),
         changes: "constant".into(),
         island: None,
+        ..AddRequest::seed("", "", Metrics::default())
     };
     let out = db.add(req, 1_795_300_000.5).unwrap();
-    assert_eq!((out.last_iteration, out.best_program_id.clone()), (47, out.id.clone()));
+    assert_eq!((out.last_iteration, out.best_program_id.clone()), (47, Some(out.id.clone())));
     let rewritten = as_the_seed_would_rewrite_it(&db.to_json());
 
     // Two independent loads of the stripped file continue identically: the PRNG is re-seeded

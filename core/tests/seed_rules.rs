@@ -11,6 +11,7 @@ fn request(id: &str, parent: &str, score: f64) -> AddRequest {
         metrics: Metrics::new([("score", score)]).unwrap(),
         changes: format!("made {id}"),
         island: None,
+        ..AddRequest::seed("", "", Metrics::default())
     }
 }
 
@@ -36,7 +37,7 @@ fn add_follows_the_seed_steps() {
     assert_eq!(db.program("c1").unwrap().generation, 1);
     assert_eq!(db.program("c1").unwrap().iteration_found, 1);
     assert_eq!(members(&db, 1), ["c1"], "round-robin: the second program lands on island 1");
-    assert_eq!((child.best_program_id.as_str(), child.last_iteration), ("c1", 2));
+    assert_eq!((child.best_program_id.as_deref().unwrap(), child.last_iteration), ("c1", 2));
     assert!(child.warnings.is_empty());
     db.add(request("c2", "c1", 0.1), 12.0).unwrap();
     assert_eq!(db.program("c2").unwrap().generation, 2);

@@ -1,0 +1,143 @@
+//! Events: what every operation did, for a host to append to `history.ndjson` and for the
+//! playground to replay. Input events (`created`, `added`, `status`, `cached`, `sampled`,
+//! `planned`) carry what the operation was given; the rest (`migrated`, `evicted`, `archive`)
+//! are its consequences. `Database::replay` re-runs the inputs and checks every consequence, so
+//! a run's events rebuild its final state exactly.
+
+use serde::{Deserialize, Serialize};
+
+use crate::candidates::Status;
+use crate::config::Config;
+use crate::database::Database;
+use crate::error::{Error, Result};
+use crate::operators::Operator;
+use crate::program::AddRequest;
+
+/// One event. Serialized with an `event` tag: `{"event": "added", …}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Event {
+    /// A database was created.
+    Created { seed: u64, config: Config },
+    /// A candidate joined the population (accepted or rejected).
+    Added {
+        seq: u64,
+        id: String,
+        island: u32,
+        status: Status,
+        fitness: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cell: Option<Vec<u32>>,
+        request: AddRequest,
+        now: f64,
+    },
+    /// A candidate whose evaluation failed: recorded with its reason, fitness null, on no island.
+    Status { seq: u64, id: String, status: Status, reason: String, request: AddRequest, now: f64 },
+    /// Dedupe answered a repeated candidate with the earlier one (`id`).
+    Cached { id: String, request: AddRequest, now: f64 },
+    /// A sample was drawn (it moves the PRNG, so replay repeats it).
+    Sampled {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        operator: Option<Operator>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        island: Option<u32>,
+        parent_id: Option<String>,
+    },
+    /// A batch was planned.
+    Planned { n: u32, frozen: Vec<u32>, boosted: Vec<u32>, items: Vec<String> },
+    /// Ring migration put `id` on island `to` (`copyId` in copy mode).
+    Migrated {
+        id: String,
+        from: u32,
+        to: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        copy_id: Option<String>,
+    },
+    /// A program left an island over capacity; `deleted` when it was on no other island.
+    Evicted { id: String, island: u32, deleted: bool },
+    /// The elite archive changed.
+    Archive { entered: Vec<String>, left: Vec<String> },
+}
+
+impl Event {
+    fn is_input(&self) -> bool {
+        matches!(
+            self,
+            Event::Created { .. }
+                | Event::Added { .. }
+                | Event::Status { .. }
+                | Event::Cached { .. }
+                | Event::Sampled { .. }
+                | Event::Planned { .. }
+        )
+    }
+}
+
+impl Database {
+    /// Starts (or stops) recording events; a new recording starts with a `created` event that
+    /// carries the seed and config only when the database is still empty.
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Event, Metrics};
+    /// let mut db = Database::new(Config::default(), 3).unwrap();
+    /// db.record_events(true);
+    /// db.add(AddRequest::seed("/f.py", "v0", Metrics::new([("s", 0.5)]).unwrap()), 1.0).unwrap();
+    /// db.sample();
+    /// let events = db.take_events();
+    /// assert_eq!(Database::replay(&events).unwrap().to_json(), db.to_json());
+    /// ```
+    pub fn record_events(&mut self, on: bool) {
+        self.events = match on {
+            false => None,
+            true if self.events.is_some() => return,
+            true if self.last_iteration == 0 && self.candidates.next_seq <= 1 => {
+                Some(vec![Event::Created { seed: self.seed, config: self.config.clone() }])
+            }
+            true => Some(Vec::new()),
+        };
+    }
+
+    /// The events recorded since the last call, oldest first.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        self.events.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    pub(crate) fn emit(&mut self, event: Event) {
+        if let Some(events) = &mut self.events {
+            events.push(event);
+        }
+    }
+
+    /// Rebuilds a database from its events (the first must be `created`), re-running every input
+    /// and checking that each consequence happens again, in order.
+    pub fn replay(events: &[Event]) -> Result<Database> {
+        let mismatch = |i: usize, what: String| Error::input(format!("events[{i}]"), what);
+        let Some(Event::Created { seed, config }) = events.first() else {
+            return Err(mismatch(0, "is not a `created` event; replay starts from the database's creation".into()));
+        };
+        let mut db = Database::new(config.clone(), *seed)?;
+        db.record_events(true);
+        let mut produced = db.take_events();
+        for (i, event) in events.iter().enumerate().skip(1).filter(|(_, e)| e.is_input()) {
+            match event {
+                Event::Added { request, now, .. } | Event::Status { request, now, .. } | Event::Cached { request, now, .. } => {
+                    db.add(request.clone(), *now).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
+                }
+                Event::Sampled { .. } => {
+                    db.sample();
+                }
+                Event::Planned { n, frozen, boosted, .. } => {
+                    db.plan(*n, frozen, boosted).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
+                }
+                Event::Created { .. } => return Err(mismatch(i, "is a second `created` event".into())),
+                _ => unreachable!("filtered to inputs"),
+            }
+            produced.extend(db.take_events());
+        }
+        if let Some(i) = (0..events.len().max(produced.len())).find(|&i| events.get(i) != produced.get(i)) {
+            return Err(mismatch(i, format!("differs on replay: recorded {:?}, replayed {:?}", events.get(i), produced.get(i))));
+        }
+        db.record_events(false);
+        Ok(db)
+    }
+}

@@ -1,0 +1,220 @@
+//! The four operators of seed 004 and how each picks its island and parents. `sample` (with
+//! `operators` configured) and `plan` both draw their work here.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::OperatorWeights;
+use crate::database::Database;
+
+/// How a new candidate is made from the population.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Operator {
+    /// Refine an elite: the best of the island, the most recent on ties.
+    Exploitation,
+    /// Seed diversity: the least populated island (or one the last candidates did not use).
+    Exploration,
+    /// Combine two parents from different islands: one elite, one diverse.
+    Crossover,
+    /// Port a technique from a donor island into the recipient island's best.
+    Migration,
+}
+
+impl Operator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::Exploitation => "exploitation",
+            Operator::Exploration => "exploration",
+            Operator::Crossover => "crossover",
+            Operator::Migration => "migration",
+        }
+    }
+}
+
+/// One unit of work: the operator, the island the child belongs to, and the parents.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Work {
+    pub operator: Operator,
+    pub island: u32,
+    pub parent: Option<u32>,
+    /// Crossover's diverse parent, or migration's donor program.
+    pub second_parent: Option<u32>,
+    pub donor_island: Option<u32>,
+    /// Why the weighted draw was skipped or its operator replaced.
+    pub forced_by: Option<&'static str>,
+}
+
+const ONE_MEMBER: &str = "the population has at most one member";
+const FIVE_REJECTED: &str = "the last 5 candidates were rejected";
+const THREE_REJECTED: &str = "the last 3 candidates were rejected";
+const NO_SECOND_ISLAND: &str = "no other island holds a program to combine with";
+const ONE_ISLAND: &str = "migration needs at least two islands";
+
+impl Database {
+    /// `choose_operator`: the deterministic overrides, applied before sampling, then a weighted
+    /// draw (one uniform number; weights are normalised by their sum).
+    fn choose_operator(&mut self, weights: &OperatorWeights) -> (Operator, Option<&'static str>) {
+        if self.population.len() <= 1 {
+            return (Operator::Exploration, Some(ONE_MEMBER));
+        }
+        if self.candidates.last_rejected(5) {
+            return (Operator::Migration, Some(FIVE_REJECTED));
+        }
+        if self.candidates.last_rejected(3) {
+            return (Operator::Exploration, Some(THREE_REJECTED));
+        }
+        let options = [
+            (Operator::Exploitation, weights.exploitation),
+            (Operator::Exploration, weights.exploration),
+            (Operator::Crossover, weights.crossover),
+            (Operator::Migration, weights.migration),
+        ];
+        let total: f64 = options.iter().map(|(_, w)| w).sum();
+        let mut x = self.rng.unit_f64() * total;
+        for (operator, weight) in options {
+            if x < weight {
+                return (operator, None);
+            }
+            x -= weight;
+        }
+        // Rounding can leave x a hair above the last weight: the last weighted operator wins.
+        let last = options.iter().rev().find(|(_, w)| *w > 0.0).map(|(op, _)| *op);
+        (last.unwrap_or(Operator::Exploitation), None)
+    }
+
+    /// `draw_work`: an operator, then its island and parents. `target` fixes the island (a plan
+    /// item's); without one, each operator picks its own.
+    pub(crate) fn draw_work(&mut self, target: Option<u32>) -> Work {
+        let weights = self.config.operators.clone().unwrap_or_default();
+        let (operator, forced_by) = self.choose_operator(&weights);
+        let work = match operator {
+            Operator::Exploitation => Some(self.exploit(target)),
+            Operator::Exploration => Some(self.explore(target, forced_by == Some(THREE_REJECTED))),
+            Operator::Crossover => self.cross(target),
+            Operator::Migration => self.migrate_technique(target),
+        };
+        let fallback_reason = match operator {
+            Operator::Crossover => NO_SECOND_ISLAND,
+            _ => ONE_ISLAND,
+        };
+        match work {
+            Some(work) => Work { forced_by, ..work },
+            None => Work { forced_by: Some(fallback_reason), ..self.exploit(target) },
+        }
+    }
+
+    /// Exploitation: the island's best, the most recent on ties; an empty island falls back to
+    /// the population's best.
+    fn exploit(&mut self, target: Option<u32>) -> Work {
+        let island = target.unwrap_or(self.current_island);
+        let parent = self.island_best(island).or_else(|| self.population_best_recent());
+        Work { operator: Operator::Exploitation, island, parent, second_parent: None, donor_island: None, forced_by: None }
+    }
+
+    /// Exploration: the island with the fewest members (the lowest number on ties), avoiding the
+    /// islands of the last 3 candidates when they were all rejected; its best member is the
+    /// starting point, or — for an empty island — the seed program ("from scratch").
+    fn explore(&mut self, target: Option<u32>, avoid_recent: bool) -> Work {
+        let island = target.unwrap_or_else(|| {
+            let recent: Vec<u32> = if avoid_recent { self.candidates.recent_islands(3).collect() } else { Vec::new() };
+            let unused: Vec<u32> = (0..self.config.num_islands).filter(|i| !recent.contains(i)).collect();
+            let pool = if unused.is_empty() { (0..self.config.num_islands).collect() } else { unused };
+            *pool.iter().min_by_key(|&&i| (self.islands[i as usize].len(), i)).expect("at least one island")
+        });
+        let parent = match self.island_best(island) {
+            Some(slot) => Some(slot),
+            None => self.empty_island_fallback(),
+        };
+        Work { operator: Operator::Exploration, island, parent, second_parent: None, donor_island: None, forced_by: None }
+    }
+
+    /// Crossover: an elite (a uniform pick from the elite archive, the best `archiveSize`) and a
+    /// diverse parent (a uniform pick from another island, preferring a different feature cell).
+    fn cross(&mut self, target: Option<u32>) -> Option<Work> {
+        let archive = self.config.archive_size.max(1) as usize;
+        let elites: Vec<u32> = self.population.top(archive).map(|k| k.slot).collect();
+        let elite = elites[self.rng.below(elites.len())];
+        let home = self.population.get(elite).program.island;
+        let others: Vec<u32> = (0..self.config.num_islands)
+            .filter(|&i| i != home && self.islands[i as usize].members().any(|m| m != elite))
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        let island = others[self.rng.below(others.len())];
+        let members: Vec<u32> = self.islands[island as usize].members().filter(|&m| m != elite).collect();
+        let start = self.rng.below(members.len());
+        let elite_cell = self.population.get(elite).program.cell.clone();
+        // Walk on from the pick to the first member in another cell; the pick itself if none.
+        let diverse = (0..members.len())
+            .map(|step| members[(start + step) % members.len()])
+            .find(|&m| elite_cell.is_none() || self.population.get(m).program.cell != elite_cell)
+            .unwrap_or(members[start]);
+        Some(Work {
+            operator: Operator::Crossover,
+            island: target.unwrap_or(self.current_island),
+            parent: Some(elite),
+            second_parent: Some(diverse),
+            donor_island: None,
+            forced_by: None,
+        })
+    }
+
+    /// Migration: the donor is the island holding the best program; the recipient another island
+    /// (uniform, or the target); the parent is the recipient's best, the donor's best rides along.
+    fn migrate_technique(&mut self, target: Option<u32>) -> Option<Work> {
+        let n = self.config.num_islands;
+        if n < 2 {
+            return None;
+        }
+        let best = self.population_best_recent()?;
+        let mut donor = self.population.get(best).program.island;
+        let recipient = match target {
+            Some(t) => {
+                if t == donor {
+                    // The target holds the best: the donor is the other island with the best best.
+                    donor = (0..n)
+                        .filter(|&i| i != t)
+                        .filter_map(|i| self.islands[i as usize].top(1).next().map(|k| (k.fitness, i)))
+                        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+                        .map(|(_, i)| i)?;
+                }
+                t
+            }
+            None => {
+                let r = self.rng.below(n as usize - 1) as u32;
+                if r >= donor { r + 1 } else { r }
+            }
+        };
+        let parent = match self.island_best(recipient) {
+            Some(slot) => Some(slot),
+            None => self.empty_island_fallback(),
+        };
+        let second_parent = self.island_best(donor).or(Some(best));
+        Some(Work {
+            operator: Operator::Migration,
+            island: recipient,
+            parent,
+            second_parent,
+            donor_island: Some(donor),
+            forced_by: None,
+        })
+    }
+
+    /// The island's best member, the most recently added among exact ties.
+    pub(crate) fn island_best(&self, island: u32) -> Option<u32> {
+        let island = &self.islands[island as usize];
+        let first = *island.top(1).next()?;
+        island.top(island.len()).take_while(|k| k.fitness == first.fitness && k.timestamp == first.timestamp).last().map(|k| k.slot)
+    }
+
+    /// The population's best, the most recently added among exact ties.
+    fn population_best_recent(&self) -> Option<u32> {
+        let first = *self.population.top(1).next()?;
+        self.population
+            .top(self.population.len())
+            .take_while(|k| k.fitness == first.fitness && k.timestamp == first.timestamp)
+            .last()
+            .map(|k| k.slot)
+    }
+}

@@ -1,0 +1,126 @@
+//! `plan`: a batch of work items for parallel workers (seed 003). Each item's island is fixed
+//! when it is planned, so an add naming the item lands there however the workers interleave.
+
+use serde::{Deserialize, Serialize};
+
+use crate::database::Database;
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::operators::Operator;
+
+/// Most items one plan may hold, and most items left pending at once.
+const MAX_PLAN_ITEMS: u32 = 1_000;
+const MAX_PENDING: usize = 10_000;
+
+/// What `plan` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// The batch number (`gen-{N}` in the names), counted from 0.
+    pub generation: u64,
+    pub items: Vec<PlanItem>,
+}
+
+/// One worker's task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanItem {
+    /// `gen-{N}/island-{target}/{operator}-{i}`: a ready-made branch name.
+    pub name: String,
+    pub operator: Operator,
+    /// The target island: the candidate joins it.
+    pub island: u32,
+    /// The parent first; crossover's diverse parent or migration's donor second.
+    pub parent_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub donor_island: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_by: Option<String>,
+}
+
+/// A planned item still waiting for its candidate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PendingItem {
+    pub name: String,
+    pub island: u32,
+    pub operator: Operator,
+}
+
+impl Database {
+    /// Plans `n` work items. Islands in `frozen` get none; islands in `boosted` get twice the
+    /// share of the others. Targets are dealt round-robin over the weighted island list,
+    /// continuing where the previous batch stopped; each item's operator and parents are drawn
+    /// as `sample` draws them (`draw_work`) with the island fixed.
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Metrics};
+    /// let mut db = Database::new(Config::default(), 5).unwrap();
+    /// db.add(AddRequest::seed("/f.py", "v0", Metrics::new([("s", 0.5)]).unwrap()), 1.0).unwrap();
+    /// let plan = db.plan(4, &[2], &[]).unwrap();
+    /// assert_eq!(plan.items.iter().map(|i| i.island).collect::<Vec<_>>(), [0, 1, 0, 1]);
+    /// assert!(plan.items[0].name.starts_with("gen-0/island-0/"));
+    /// ```
+    pub fn plan(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan> {
+        if n == 0 || n > MAX_PLAN_ITEMS {
+            return Err(Error::input("n", format!("is {n}; plan between 1 and {MAX_PLAN_ITEMS} items")));
+        }
+        for (field, islands) in [("frozen", frozen), ("boosted", boosted)] {
+            if let Some(bad) = islands.iter().find(|&&i| i >= self.config.num_islands) {
+                return Err(Error::input(
+                    field,
+                    format!("names island {bad}; this database has islands 0..{}", self.config.num_islands - 1),
+                ));
+            }
+        }
+        let mut targets = Vec::new();
+        for island in (0..self.config.num_islands).filter(|i| !frozen.contains(i)) {
+            let share = if boosted.contains(&island) { 2 } else { 1 };
+            targets.extend(std::iter::repeat_n(island, share));
+        }
+        if targets.is_empty() {
+            return Err(Error::input("frozen", "freezes every island; leave at least one island to plan for"));
+        }
+        let generation = self.rounds;
+        let start = self.plan_cursor as usize;
+        let mut items = Vec::with_capacity(n as usize);
+        for i in 0..n as usize {
+            let island = targets[(start + i) % targets.len()];
+            let work = self.draw_work(Some(island));
+            let id = |slot: u32| self.population.get(slot).program.id.clone();
+            let parent_ids = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
+            items.push(PlanItem {
+                name: format!("gen-{generation}/island-{island}/{}-{i}", work.operator.name()),
+                operator: work.operator,
+                island,
+                parent_ids,
+                donor_island: work.donor_island,
+                forced_by: work.forced_by.map(str::to_string),
+            });
+        }
+        self.plan_cursor = ((start + n as usize) % targets.len()) as u64;
+        self.rounds += 1;
+        self.pending.extend(
+            items.iter().map(|item| PendingItem { name: item.name.clone(), island: item.island, operator: item.operator }),
+        );
+        let excess = self.pending.len().saturating_sub(MAX_PENDING);
+        self.pending.drain(..excess);
+        self.emit(Event::Planned {
+            n,
+            frozen: frozen.to_vec(),
+            boosted: boosted.to_vec(),
+            items: items.iter().map(|item| item.name.clone()).collect(),
+        });
+        Ok(Plan { generation, items })
+    }
+
+    /// The pending item an add names, with its position; an error when it is not pending.
+    pub(crate) fn pending_item(&self, name: &str) -> Result<(usize, &PendingItem)> {
+        self.pending.iter().enumerate().find(|(_, item)| item.name == name).ok_or_else(|| {
+            Error::input(
+                "planItem",
+                format!("`{name}` is not a pending plan item (already answered, or never planned); plan again or leave it out"),
+            )
+        })
+    }
+}

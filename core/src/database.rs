@@ -285,7 +285,14 @@ impl Database {
         self.candidates.remember(Status::Error, None);
         if let Some(event_request) = event_request {
             let reason = request.reason.clone().unwrap_or_default();
-            self.emit(Event::Status { seq, id: id.clone(), status: Status::Error, reason, request: event_request, now });
+            self.emit(Event::Status {
+                seq,
+                id: id.clone(),
+                status: Status::Error,
+                reason,
+                request: event_request,
+                now,
+            });
         }
         self.outcome_without_program(id, request.metrics, Status::Error, false)
     }

@@ -120,7 +120,9 @@ impl Database {
         let mut produced = db.take_events();
         for (i, event) in events.iter().enumerate().skip(1).filter(|(_, e)| e.is_input()) {
             match event {
-                Event::Added { request, now, .. } | Event::Status { request, now, .. } | Event::Cached { request, now, .. } => {
+                Event::Added { request, now, .. }
+                | Event::Status { request, now, .. }
+                | Event::Cached { request, now, .. } => {
                     db.add(request.clone(), *now).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
                 }
                 Event::Sampled { .. } => {
@@ -135,7 +137,10 @@ impl Database {
             produced.extend(db.take_events());
         }
         if let Some(i) = (0..events.len().max(produced.len())).find(|&i| events.get(i) != produced.get(i)) {
-            return Err(mismatch(i, format!("differs on replay: recorded {:?}, replayed {:?}", events.get(i), produced.get(i))));
+            return Err(mismatch(
+                i,
+                format!("differs on replay: recorded {:?}, replayed {:?}", events.get(i), produced.get(i)),
+            ));
         }
         db.record_events(false);
         Ok(db)

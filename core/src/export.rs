@@ -36,7 +36,9 @@ impl Database {
         let fitness = self.fitness(&p.id).map_or("null".to_string(), js_number);
         out.push_str(&format!(
             "### Candidate {} · island {} · fitness {fitness} · gen {}\n",
-            p.seq(), p.island, p.iteration_found
+            p.seq(),
+            p.island,
+            p.iteration_found
         ));
         let operator = p.operator.map_or("—", |op| op.name());
         out.push_str(&format!("- **Operator**: {operator}\n"));

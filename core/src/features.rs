@@ -103,10 +103,16 @@ impl FeatureDim {
                     return Err(Error::config(field("metric"), "must name a metric, e.g. \"score\""));
                 }
                 if !(min.is_finite() && max.is_finite() && min < max) {
-                    return Err(Error::config(field("max"), format!("is {max} with min {min}; pass finite numbers with min < max")));
+                    return Err(Error::config(
+                        field("max"),
+                        format!("is {max} with min {min}; pass finite numbers with min < max"),
+                    ));
                 }
                 if *bins == 0 || *bins > MAX_BINS {
-                    return Err(Error::config(field("bins"), format!("is {bins}; it must be between 1 and {MAX_BINS}")));
+                    return Err(Error::config(
+                        field("bins"),
+                        format!("is {bins}; it must be between 1 and {MAX_BINS}"),
+                    ));
                 }
             }
             FeatureDim::CodeLines { thresholds, labels } => {
@@ -119,7 +125,12 @@ impl FeatureDim {
                 if !labels.is_empty() && labels.len() != thresholds.len() + 1 {
                     return Err(Error::config(
                         field("labels"),
-                        format!("has {} labels; {} thresholds make {} buckets", labels.len(), thresholds.len(), thresholds.len() + 1),
+                        format!(
+                            "has {} labels; {} thresholds make {} buckets",
+                            labels.len(),
+                            thresholds.len(),
+                            thresholds.len() + 1
+                        ),
                     ));
                 }
             }
@@ -161,10 +172,8 @@ mod tests {
     #[test]
     fn metric_values_outside_the_range_clip_to_the_edge_buckets() {
         let dim = FeatureDim::Metric { metric: "speed".into(), min: 0.0, max: 1.0, bins: 4 };
-        let buckets: Vec<u32> = [-5.0, 0.0, 0.3, 0.5, 0.99, 1.0, 7.0]
-            .iter()
-            .map(|&v| dim.bucket(&metrics(v), "x", 0).unwrap())
-            .collect();
+        let buckets: Vec<u32> =
+            [-5.0, 0.0, 0.3, 0.5, 0.99, 1.0, 7.0].iter().map(|&v| dim.bucket(&metrics(v), "x", 0).unwrap()).collect();
         assert_eq!(buckets, [0, 0, 1, 2, 3, 3, 3]);
         assert_eq!(dim.label(1), "speed 0.25–0.5");
     }
@@ -173,7 +182,8 @@ mod tests {
     fn code_lines_use_the_seeds_thresholds() {
         let dim = FeatureDim::CodeLines { thresholds: vec![40, 100], labels: vec![] };
         let code = |n: usize| "x\n".repeat(n);
-        let buckets: Vec<u32> = [1, 39, 40, 99, 100, 500].iter().map(|&n| dim.bucket(&metrics(0.0), &code(n), 0).unwrap()).collect();
+        let buckets: Vec<u32> =
+            [1, 39, 40, 99, 100, 500].iter().map(|&n| dim.bucket(&metrics(0.0), &code(n), 0).unwrap()).collect();
         assert_eq!(buckets, [0, 0, 1, 1, 2, 2]);
         assert_eq!((dim.label(0), dim.label(2)), ("small".to_string(), "large".to_string()));
     }

@@ -47,7 +47,9 @@ mod validate;
 mod views;
 
 pub use candidates::{Status, code_hash};
-pub use config::{Config, Direction, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules};
+pub use config::{
+    Config, Direction, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules,
+};
 pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
 pub use events::Event;

@@ -111,16 +111,25 @@ impl Database {
         let children = self.children();
         let live = |id: &str| self.program(id).is_some();
         let mut out = String::new();
-        let roots: Vec<&Program> = self.oldest_first().into_iter().filter(|p| !live(&p.parent_id) || p.parent_id == p.id).collect();
-        let mut stack: Vec<(&Program, String, bool, bool)> = roots.iter().rev().map(|&p| (p, String::new(), true, true)).collect();
+        let roots: Vec<&Program> =
+            self.oldest_first().into_iter().filter(|p| !live(&p.parent_id) || p.parent_id == p.id).collect();
+        let mut stack: Vec<(&Program, String, bool, bool)> =
+            roots.iter().rev().map(|&p| (p, String::new(), true, true)).collect();
         let mut seen = BTreeSet::new();
         while let Some((p, prefix, last, root)) = stack.pop() {
             if !seen.insert(p.id.as_str()) {
                 continue;
             }
-            let branch = if root { "" } else if last { "└── " } else { "├── " };
+            let branch = if root {
+                ""
+            } else if last {
+                "└── "
+            } else {
+                "├── "
+            };
             out.push_str(&format!("{prefix}{branch}{}\n", self.tree_label(p)));
-            let child_prefix = if root { prefix.clone() } else { format!("{prefix}{}", if last { "    " } else { "│   " }) };
+            let child_prefix =
+                if root { prefix.clone() } else { format!("{prefix}{}", if last { "    " } else { "│   " }) };
             let kids = children.get(p.id.as_str()).map(Vec::as_slice).unwrap_or_default();
             for (i, kid) in kids.iter().enumerate().rev() {
                 stack.push((kid, child_prefix.clone(), i + 1 == kids.len(), false));

@@ -108,7 +108,14 @@ impl Database {
     fn exploit(&mut self, target: Option<u32>) -> Work {
         let island = target.unwrap_or(self.current_island);
         let parent = self.island_best(island).or_else(|| self.population_best_recent());
-        Work { operator: Operator::Exploitation, island, parent, second_parent: None, donor_island: None, forced_by: None }
+        Work {
+            operator: Operator::Exploitation,
+            island,
+            parent,
+            second_parent: None,
+            donor_island: None,
+            forced_by: None,
+        }
     }
 
     /// Exploration: the island with the fewest members (the lowest number on ties), avoiding the
@@ -125,7 +132,14 @@ impl Database {
             Some(slot) => Some(slot),
             None => self.empty_island_fallback(),
         };
-        Work { operator: Operator::Exploration, island, parent, second_parent: None, donor_island: None, forced_by: None }
+        Work {
+            operator: Operator::Exploration,
+            island,
+            parent,
+            second_parent: None,
+            donor_island: None,
+            forced_by: None,
+        }
     }
 
     /// Crossover: an elite (a uniform pick from the elite archive, the best `archiveSize`) and a
@@ -205,7 +219,11 @@ impl Database {
     pub(crate) fn island_best(&self, island: u32) -> Option<u32> {
         let island = &self.islands[island as usize];
         let first = *island.top(1).next()?;
-        island.top(island.len()).take_while(|k| k.fitness == first.fitness && k.timestamp == first.timestamp).last().map(|k| k.slot)
+        island
+            .top(island.len())
+            .take_while(|k| k.fitness == first.fitness && k.timestamp == first.timestamp)
+            .last()
+            .map(|k| k.slot)
     }
 
     /// The population's best, the most recently added among exact ties.

@@ -14,13 +14,13 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::candidates::{CandidateLog, Status};
 use crate::config::Config;
-use crate::features::cell_of;
-use crate::operators::Operator;
-use crate::plan::PendingItem;
 use crate::database::{Database, MAX_SEED};
 use crate::error::{Error, Result, parse_json};
+use crate::features::cell_of;
 use crate::json_text::to_pretty_js;
 use crate::metrics::{Metrics, fitness_of};
+use crate::operators::Operator;
+use crate::plan::PendingItem;
 use crate::program::Program;
 use crate::rng::DetRng;
 
@@ -176,7 +176,9 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             return Err(Error::corrupt(format!("`programs.{key}.island` is {island} but islands are 0..{}", n - 1)));
         }
         if p.status == Status::Error {
-            return Err(Error::corrupt(format!("`programs.{key}.status` is `error`; error candidates are never stored as programs")));
+            return Err(Error::corrupt(format!(
+                "`programs.{key}.status` is `error`; error candidates are never stored as programs"
+            )));
         }
         let fitness =
             fitness_of(&db.config, &p.metrics).map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
@@ -246,7 +248,12 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
     if let Some(item) = db.pending.iter().find(|item| item.island as usize >= n) {
-        return Err(Error::corrupt(format!("plan item `{}` targets island {} but islands are 0..{}", item.name, item.island, n - 1)));
+        return Err(Error::corrupt(format!(
+            "plan item `{}` targets island {} but islands are 0..{}",
+            item.name,
+            item.island,
+            n - 1
+        )));
     }
     // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
     db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
@@ -264,7 +271,9 @@ fn restore_cell(config: &Config, key: &str, p: &StoredProgram) -> Result<Option<
             let fits = cell.len() == config.features.len()
                 && cell.iter().zip(&config.features).all(|(&b, dim)| b < dim.bins(config.num_islands));
             if !fits {
-                return Err(Error::corrupt(format!("`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions")));
+                return Err(Error::corrupt(format!(
+                    "`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions"
+                )));
             }
             Ok(Some(cell.clone()))
         }

@@ -100,9 +100,11 @@ impl Database {
         }
         self.plan_cursor = ((start + n as usize) % targets.len()) as u64;
         self.rounds += 1;
-        self.pending.extend(
-            items.iter().map(|item| PendingItem { name: item.name.clone(), island: item.island, operator: item.operator }),
-        );
+        self.pending.extend(items.iter().map(|item| PendingItem {
+            name: item.name.clone(),
+            island: item.island,
+            operator: item.operator,
+        }));
         let excess = self.pending.len().saturating_sub(MAX_PENDING);
         self.pending.drain(..excess);
         self.emit(Event::Planned {

@@ -109,7 +109,10 @@ mod tests {
     #[test]
     fn each_failure_names_its_file() {
         let outside = policy_check(&["model.py", "./utils.py"], "./model.py", None);
-        assert_eq!(outside.reason.as_deref(), Some("File outside the target modified: 'utils.py' (the target is 'model.py')"));
+        assert_eq!(
+            outside.reason.as_deref(),
+            Some("File outside the target modified: 'utils.py' (the target is 'model.py')")
+        );
         assert!(!policy_check(&[], "model.py", None).pass);
         let custom = policy_check(&["model.py", "data.csv"], "model.py", Some(&["*.csv"]));
         assert_eq!(custom.reason.as_deref(), Some("Protected file modified: 'data.csv'"));

@@ -151,7 +151,9 @@ impl AddRequest {
             return Err(Error::input("reason", "is required for status `error`; say why the evaluation failed"));
         }
         let reason = self.reason.as_deref().unwrap_or("");
-        for (field, text) in [("targetCode", &self.target_code), ("changes", &self.changes), ("reason", &reason.to_string())] {
+        for (field, text) in
+            [("targetCode", &self.target_code), ("changes", &self.changes), ("reason", &reason.to_string())]
+        {
             if text.len() > MAX_TEXT_BYTES {
                 return Err(Error::input(
                     field,

@@ -78,8 +78,11 @@ fn check_invariants(db: &StoredDatabase) -> Vec<String> {
         }
     }
 
-    let fitness: BTreeMap<&str, f64> =
-        db.programs.iter().filter_map(|(key, p)| fitness_of(&config, &p.metrics).ok().map(|f| (key.as_str(), f))).collect();
+    let fitness: BTreeMap<&str, f64> = db
+        .programs
+        .iter()
+        .filter_map(|(key, p)| fitness_of(&config, &p.metrics).ok().map(|f| (key.as_str(), f)))
+        .collect();
     let mut seqs: BTreeMap<u64, &str> = BTreeMap::new();
     for (key, p) in &db.programs {
         if p.id != *key {
@@ -135,7 +138,12 @@ fn check_invariants(db: &StoredDatabase) -> Vec<String> {
         }
         for item in &ext.pending {
             if item.island as usize >= n {
-                problem(format!("plan item `{}` targets island {} but islands are 0..{}", item.name, item.island, n.saturating_sub(1)));
+                problem(format!(
+                    "plan item `{}` targets island {} but islands are 0..{}",
+                    item.name,
+                    item.island,
+                    n.saturating_sub(1)
+                ));
             }
         }
     }

@@ -7,7 +7,11 @@
 //!   "config": {…} | "initial": {database.json value} | "initialText": "raw text",
 //!   "ops": [ {"op": "add", "now": 1700000000.5, "request": {…AddRequest…}},
 //!            {"op": "sample"}, {"op": "best"}, {"op": "info"},
-//!            {"op": "reload"}, {"op": "snapshot"} ],
+//!            {"op": "reload"}, {"op": "snapshot"}, {"op": "stats"}, {"op": "shouldStop"},
+//!            {"op": "plan", "n": 4, "frozen": [], "boosted": []}, {"op": "lineage", "id": "…"},
+//!            {"op": "export", "format": "tree" | "mermaid" | "markdown"}, {"op": "events"},
+//!            {"op": "validate", "text": "…"},
+//!            {"op": "policy", "changed": […], "target": "…", "protected": […] | null} ],
 //!   "expected": { "results": [ {"ok": …} | {"error": "code"} ], "database": {…} }
 //!            | { "createError": "code" } }
 //! ```
@@ -16,6 +20,7 @@
 //! value. Every face replays the same ops through its own API and must produce the same results
 //! and, for `database`, exactly the bytes of `JSON.stringify(expected.database, null, 2)`.
 
+mod engine_specs;
 pub mod specs;
 
 use std::path::{Path, PathBuf};
@@ -26,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 34;
+pub const VECTOR_COUNT: usize = 59;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -71,6 +76,22 @@ pub trait Face {
     fn best(&mut self, db: &Self::Db) -> Value;
     fn info(&mut self, db: &Self::Db) -> Value;
     fn stats(&mut self, db: &Self::Db) -> Value;
+    fn should_stop(&mut self, db: &Self::Db) -> Value;
+    fn plan(&mut self, db: &mut Self::Db, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String>;
+    /// `Lineage` or null for an unknown id.
+    fn lineage(&mut self, db: &Self::Db, id: &str) -> Value;
+    /// The text of an export: `tree`, `mermaid` or `markdown`.
+    fn export(&mut self, db: &Self::Db, format: &str) -> String;
+    /// The events recorded since the last call (recording starts when the database is created).
+    fn events(&mut self, db: &mut Self::Db) -> Value;
+    /// Every problem `validate` finds in a database text.
+    fn validate(&mut self, text: &str) -> Vec<String>;
+    fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value;
+}
+
+/// The events face runners start recording on: every database a face creates or loads.
+pub fn start_recording(db: &mut Database) {
+    db.record_events(true);
 }
 
 /// The native core as a [`Face`] — the reference every other face is compared with.
@@ -79,10 +100,14 @@ pub struct Native;
 impl Face for Native {
     type Db = Database;
     fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
-        Config::from_json(config).and_then(|config| Database::new(config, seed)).map_err(|e| e.code().into())
+        let mut db = Config::from_json(config).and_then(|config| Database::new(config, seed)).map_err(|e| e.code())?;
+        start_recording(&mut db);
+        Ok(db)
     }
     fn load(&mut self, text: &str) -> Result<Database, String> {
-        Database::from_json(text).map_err(|e| e.code().into())
+        let mut db = Database::from_json(text).map_err(|e| e.code())?;
+        start_recording(&mut db);
+        Ok(db)
     }
     fn to_json(&mut self, db: &Database) -> String {
         db.to_json()
@@ -102,6 +127,34 @@ impl Face for Native {
     }
     fn stats(&mut self, db: &Database) -> Value {
         json!(db.stats())
+    }
+    fn should_stop(&mut self, db: &Database) -> Value {
+        json!(db.should_stop())
+    }
+    fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
+        db.plan(n, frozen, boosted).map(|plan| json!(plan)).map_err(|e| e.code().into())
+    }
+    fn lineage(&mut self, db: &Database, id: &str) -> Value {
+        json!(db.lineage(id))
+    }
+    fn export(&mut self, db: &Database, format: &str) -> String {
+        match format {
+            "tree" => db.lineage_tree(),
+            "mermaid" => db.lineage_mermaid(),
+            "markdown" => db.population_markdown(),
+            other => panic!("unknown export format `{other}`"),
+        }
+    }
+    fn events(&mut self, db: &mut Database) -> Value {
+        json!(db.take_events())
+    }
+    fn validate(&mut self, text: &str) -> Vec<String> {
+        Database::validate_json(text)
+    }
+    fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
+        let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+        let protected: Option<Vec<&str>> = protected.map(|p| p.iter().map(String::as_str).collect());
+        json!(evodb_core::policy_check(&changed, target, protected.as_deref()))
     }
 }
 
@@ -151,6 +204,26 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
         "best" => Ok(face.best(db)),
         "info" => Ok(face.info(db)),
         "stats" => Ok(face.stats(db)),
+        "shouldStop" => Ok(face.should_stop(db)),
+        "plan" => {
+            let islands =
+                |key: &str| -> Vec<u32> { serde_json::from_value(op[key].clone()).expect("plan ops list islands") };
+            let n = op["n"].as_u64().expect("plan ops carry `n`") as u32;
+            face.plan(db, n, &islands("frozen"), &islands("boosted"))
+        }
+        "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
+        "export" => Ok(json!(face.export(db, op["format"].as_str().expect("export ops carry `format`")))),
+        "events" => Ok(face.events(db)),
+        "validate" => Ok(json!(face.validate(op["text"].as_str().expect("validate ops carry `text`")))),
+        "policy" => {
+            let strings = |v: &Value| -> Vec<String> { serde_json::from_value(v.clone()).expect("a list of paths") };
+            let protected = (!op["protected"].is_null()).then(|| strings(&op["protected"]));
+            Ok(face.policy(
+                &strings(&op["changed"]),
+                op["target"].as_str().expect("policy ops carry `target`"),
+                protected.as_deref(),
+            ))
+        }
         "reload" => {
             let text = face.to_json(db);
             face.load(&text).map(|reloaded| {

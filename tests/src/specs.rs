@@ -6,9 +6,9 @@ use serde_json::{Value, json};
 
 use crate::Vector;
 
-const T0: f64 = 1_700_000_000.0;
+pub(crate) const T0: f64 = 1_700_000_000.0;
 
-fn req(id: &str, parent: &str, score: f64) -> Value {
+pub(crate) fn req(id: &str, parent: &str, score: f64) -> Value {
     json!({
         "id": id,
         "codePath": format!("/run/candidates/{id}.py"),
@@ -19,32 +19,32 @@ fn req(id: &str, parent: &str, score: f64) -> Value {
     })
 }
 
-fn with(mut request: Value, key: &str, value: Value) -> Value {
+pub(crate) fn with(mut request: Value, key: &str, value: Value) -> Value {
     request[key] = value;
     request
 }
 
-fn without(mut request: Value, key: &str) -> Value {
+pub(crate) fn without(mut request: Value, key: &str) -> Value {
     request.as_object_mut().unwrap().shift_remove(key);
     request
 }
 
-fn add(request: Value, now: f64) -> Value {
+pub(crate) fn add(request: Value, now: f64) -> Value {
     json!({"op": "add", "now": now, "request": request})
 }
 
-fn op(name: &str) -> Value {
+pub(crate) fn op(name: &str) -> Value {
     json!({"op": name})
 }
 
 /// A deterministic score in [0, 1) with plenty of distinct values and some repeats.
-fn score(i: usize) -> f64 {
+pub(crate) fn score(i: usize) -> f64 {
     ((i * 37 + 11) % 100) as f64 / 100.0
 }
 
 /// The skill's loop: seed `p0`, then `n` rounds of sample + add, each child's parent an earlier
 /// program (`p{i/2}`, which may have been pruned: then the add warns and uses generation 0).
-fn evolve(n: usize, sample_every: usize) -> Vec<Value> {
+pub(crate) fn evolve(n: usize, sample_every: usize) -> Vec<Value> {
     let mut ops = vec![add(req("p0", "0", score(0)), T0)];
     for i in 1..=n {
         if sample_every > 0 && i % sample_every == 0 {
@@ -55,7 +55,7 @@ fn evolve(n: usize, sample_every: usize) -> Vec<Value> {
     ops
 }
 
-fn vector(name: &str, description: &str, config: Value, ops: Vec<Value>) -> Vector {
+pub(crate) fn vector(name: &str, description: &str, config: Value, ops: Vec<Value>) -> Vector {
     Vector {
         name: name.into(),
         description: description.into(),
@@ -68,17 +68,17 @@ fn vector(name: &str, description: &str, config: Value, ops: Vec<Value>) -> Vect
     }
 }
 
-fn then(mut ops: Vec<Value>, more: impl IntoIterator<Item = Value>) -> Vec<Value> {
+pub(crate) fn then(mut ops: Vec<Value>, more: impl IntoIterator<Item = Value>) -> Vec<Value> {
     ops.extend(more);
     ops
 }
 
-fn samples(n: usize) -> Vec<Value> {
+pub(crate) fn samples(n: usize) -> Vec<Value> {
     vec![op("sample"); n]
 }
 
 /// A small database as the seed's own CLI writes it: no `evodb` key, no program `island`.
-fn seed_written_database() -> Value {
+pub(crate) fn seed_written_database() -> Value {
     let program = |id: &str, parent: &str, generation: u64, iteration: u64, score: f64| {
         json!({
             "id": id, "codePath": format!("/proj/{id}.js"), "targetCode": format!("function f() {{ return '{id}'; }}"),
@@ -398,4 +398,7 @@ pub fn all() -> Vec<Vector> {
             ),
         ),
     ]
+    .into_iter()
+    .chain(crate::engine_specs::all())
+    .collect()
 }

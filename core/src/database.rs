@@ -53,6 +53,8 @@ pub struct Database {
     pub(crate) pending: Vec<PendingItem>,
     /// Recorded events, while recording is on (`record_events`).
     pub(crate) events: Option<Vec<Event>>,
+    /// Made by `new` (not read from a file): a recording started now begins with `created`.
+    pub(crate) newly_created: bool,
 }
 
 impl Database {
@@ -78,6 +80,7 @@ impl Database {
             plan_cursor: 0,
             pending: Vec::new(),
             events: None,
+            newly_created: true,
         })
     }
 

@@ -74,8 +74,9 @@ impl Event {
 }
 
 impl Database {
-    /// Starts (or stops) recording events; a new recording starts with a `created` event that
-    /// carries the seed and config only when the database is still empty.
+    /// Starts (or stops) recording events. On a database made by [`Database::new`] that has not
+    /// changed yet, the recording starts with a `created` event carrying the seed and config, so
+    /// the events alone rebuild it; a database read from a file records from where it stands.
     ///
     /// ```
     /// use evodb_core::{AddRequest, Config, Database, Event, Metrics};
@@ -90,7 +91,7 @@ impl Database {
         self.events = match on {
             false => None,
             true if self.events.is_some() => return,
-            true if self.last_iteration == 0 && self.candidates.next_seq <= 1 => {
+            true if self.newly_created && self.candidates.evaluations == 0 && self.rounds == 0 && self.last_iteration == 0 => {
                 Some(vec![Event::Created { seed: self.seed, config: self.config.clone() }])
             }
             true => Some(Vec::new()),

@@ -165,6 +165,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     }
 
     let mut db = Database::new(config, seed)?;
+    db.newly_created = false;
     db.rng = rng;
     for (key, p) in stored.programs {
         if p.id != key {

@@ -12,6 +12,7 @@ mod directory;
 mod error;
 pub mod precompiled;
 mod runtime;
+pub mod views;
 
 pub mod bindings {
     wasmtime::component::bindgen!({ world: "with-store", path: "../wit" });

@@ -55,7 +55,7 @@ fn eight_parallel_workers_lose_no_add() {
     assert_eq!(database(&db)["lastIteration"], total as u64 + 1, "lastIteration = adds + the seed");
     let changes: BTreeSet<String> = history(&db)
         .iter()
-        .filter(|e| e["op"] == "add")
+        .filter(|e| e["event"] == "added")
         .map(|e| e["request"]["changes"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(changes.len(), total + 1, "every add is in the history exactly once");
@@ -126,7 +126,7 @@ fn kill_9_at_random_moments_never_tears_the_file() {
         assert_eq!(validated.code, 0, "round {round}: {validated:?}");
         // Every history line parses (whole lines only); an add is logged after its rename, so
         // the history never records an add the file does not hold.
-        let logged = history(&db).iter().filter(|e| e["op"] == "add").count() as u64;
+        let logged = history(&db).iter().filter(|e| e["event"] == "added").count() as u64;
         assert!(logged <= on_disk, "round {round}: {logged} adds logged, {on_disk} in the file");
     }
     println!("kill -9: {KILLS} kills, {killed_mid_add} interrupted an add, the file always parsed and validated");

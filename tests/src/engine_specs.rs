@@ -205,7 +205,6 @@ pub(crate) fn all() -> Vec<Vector> {
                     T0 + 3.0,
                 ),
                 add(with(req("no-reason", "p0", 0.0), "status", json!("error")), T0 + 4.0),
-                add(with(req("bad-status", "p0", 0.1), "status", json!("maybe")), T0 + 5.0),
                 add(req("p2", "r1", 0.7), T0 + 6.0),
                 op("stats"),
                 op("info"),

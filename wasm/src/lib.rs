@@ -100,6 +100,105 @@ impl Database {
     pub fn lineage_mermaid(&self) -> String {
         self.inner.lineage_mermaid()
     }
+
+    /// `db.lineageTree()`: the same family tree as indented ASCII (evoidea's `tree`).
+    ///
+    /// ```js
+    /// console.log(db.lineageTree()); // "#1 3f2a… fitness 0.500 gen 0 island 0\n└── #2 …"
+    /// ```
+    #[wasm_bindgen(js_name = lineageTree)]
+    pub fn lineage_tree(&self) -> String {
+        self.inner.lineage_tree()
+    }
+
+    /// `db.populationMarkdown()`: seed 004's `## 🧬 Population` section, newest first.
+    ///
+    /// ```js
+    /// fs.writeFileSync("population.md", db.populationMarkdown());
+    /// ```
+    #[wasm_bindgen(js_name = populationMarkdown)]
+    pub fn population_markdown(&self) -> String {
+        self.inner.population_markdown()
+    }
+
+    /// `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
+    ///
+    /// ```js
+    /// while (!db.shouldStop().stop) { /* sample, mutate, evaluate, add */ }
+    /// ```
+    #[wasm_bindgen(js_name = shouldStop)]
+    pub fn should_stop(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.should_stop())
+    }
+
+    /// `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
+    /// operator, target island and parent ids; pass an item's name as `planItem` when adding.
+    ///
+    /// ```js
+    /// const { items } = db.plan(8, [], [2]); // island 2 gets twice the share
+    /// ```
+    pub fn plan(&mut self, n: u32, frozen: Option<Vec<u32>>, boosted: Option<Vec<u32>>) -> Result<JsValue, JsValue> {
+        let plan =
+            self.inner.plan(n, &frozen.unwrap_or_default(), &boosted.unwrap_or_default()).map_err(to_js_error)?;
+        to_js(&plan)
+    }
+
+    /// `db.recordEvents(on)`: start (or stop) recording events; `db.takeEvents()` drains them.
+    ///
+    /// ```js
+    /// db.recordEvents(true);
+    /// db.add(request, now);
+    /// for (const e of db.takeEvents()) history.push(e); // {event: "added", …}, {event: "evicted", …}
+    /// ```
+    #[wasm_bindgen(js_name = recordEvents)]
+    pub fn record_events(&mut self, on: bool) {
+        self.inner.record_events(on);
+    }
+
+    /// `db.takeEvents()`: the events recorded since the last call, oldest first.
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.take_events())
+    }
+
+    /// `Database.replay(events)`: rebuilds a database from its events (the first is `created`).
+    ///
+    /// ```js
+    /// const again = Database.replay(history); // same toJson() as the original
+    /// ```
+    pub fn replay(events: JsValue) -> Result<Database, JsValue> {
+        let events: Vec<evodb_core::Event> = serde_json::from_str(&stringify(&events)?).map_err(|e| {
+            error("invalid-input", &format!("invalid input: `events` {e}; pass the list takeEvents() returned"))
+        })?;
+        evodb_core::Database::replay(&events).map(|inner| Database { inner }).map_err(to_js_error)
+    }
+
+    /// `Database.validate(text)`: every problem found in a `database.json` text (empty: sound).
+    ///
+    /// ```js
+    /// const problems = Database.validate(fs.readFileSync("database.json", "utf8"));
+    /// ```
+    pub fn validate(text: &str) -> Vec<String> {
+        evodb_core::Database::validate_json(text)
+    }
+}
+
+/// `policyCheck(changedFiles, targetFile, protected?)`: `{pass, reason}` — seed 003's rule that a
+/// candidate changes only its target file and no protected one (`benchmark*.py`, `eval*.py`,
+/// `*.sh` by default).
+///
+/// ```js
+/// policyCheck(["model.py", "benchmark.py"], "model.py"); // {pass: false, reason: "Protected file modified: 'benchmark.py'"}
+/// ```
+#[wasm_bindgen(js_name = policyCheck)]
+pub fn policy_check(
+    changed_files: Vec<String>,
+    target_file: &str,
+    protected: Option<Vec<String>>,
+) -> Result<JsValue, JsValue> {
+    let changed: Vec<&str> = changed_files.iter().map(String::as_str).collect();
+    let protected: Option<Vec<&str>> = protected.as_ref().map(|p| p.iter().map(String::as_str).collect());
+    to_js(&evodb_core::policy_check(&changed, target_file, protected.as_deref()))
 }
 
 fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {

@@ -2,14 +2,23 @@
 // skill script uses it (the workspace's package.json installs `evodb` from wasm/pkg).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { Database } from "evodb";
+import { Database, policyCheck } from "evodb";
 import { replayAll } from "./conformance.mjs";
 
-function create(vector) {
+function open(vector) {
   if (vector.initial) return Database.fromJson(JSON.stringify(vector.initial, null, 2));
   if (vector.initialText !== undefined) return Database.fromJson(vector.initialText);
   return new Database(vector.config ?? {}, vector.seed);
 }
+
+// Every database a runner opens records its events (the `events` op drains them).
+function create(vector) {
+  const db = open(vector);
+  db.recordEvents(true);
+  return db;
+}
+
+const exports = { tree: (db) => db.lineageTree(), mermaid: (db) => db.lineageMermaid(), markdown: (db) => db.populationMarkdown() };
 
 function apply(db, op) {
   switch (op.op) {
@@ -18,7 +27,18 @@ function apply(db, op) {
     case "best": return [db, db.best()];
     case "info": return [db, db.info()];
     case "stats": return [db, db.stats()];
-    case "reload": return [Database.fromJson(db.toJson()), null];
+    case "shouldStop": return [db, db.shouldStop()];
+    case "plan": return [db, db.plan(op.n, op.frozen, op.boosted)];
+    case "lineage": return [db, db.lineage(op.id)];
+    case "export": return [db, exports[op.format](db)];
+    case "events": return [db, db.takeEvents()];
+    case "validate": return [db, Database.validate(op.text)];
+    case "policy": return [db, policyCheck(op.changed, op.target, op.protected ?? undefined)];
+    case "reload": {
+      const again = Database.fromJson(db.toJson());
+      again.recordEvents(true);
+      return [again, null];
+    }
     case "snapshot": return [db, JSON.parse(db.toJson())];
     default: throw new Error(`unknown op ${op.op}`);
   }

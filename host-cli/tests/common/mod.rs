@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use evodb_conformance::Face;
-use evodb_host::{Host, State, population};
+use evodb_host::{Host, State, population, views};
 use serde_json::{Map, Value, json};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -50,8 +50,10 @@ pub fn metrics(list: &[(String, f64)]) -> Value {
     Value::Object(list.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<Map<_, _>>())
 }
 
+/// A vector's request (JSON) as the WIT record, field by field.
 pub fn request(r: &Value) -> population::AddRequest {
     let text = |key: &str| r[key].as_str().map(String::from);
+    let parsed: Option<evodb_core::AddRequest> = serde_json::from_value(r.clone()).ok();
     population::AddRequest {
         id: text("id"),
         code_path: text("codePath").expect("codePath"),
@@ -65,73 +67,91 @@ pub fn request(r: &Value) -> population::AddRequest {
             .collect(),
         changes: text("changes"),
         island: r["island"].as_u64().map(|i| i as u32),
+        status: parsed.as_ref().filter(|_| r.get("status").is_some()).map(|p| status(p.status)),
+        reason: text("reason"),
+        operator: parsed.as_ref().and_then(|p| p.operator).map(operator),
+        plan_item: text("planItem"),
     }
 }
 
-pub fn add_outcome(o: &population::AddOutcome) -> Value {
-    let mut v = json!({"id": o.id, "metrics": metrics(&o.metrics), "bestProgramId": o.best_program_id,
-        "bestMetrics": metrics(&o.best_metrics), "lastIteration": o.last_iteration});
-    if !o.warnings.is_empty() {
-        v["warnings"] = json!(o.warnings);
+fn status(s: evodb_core::Status) -> population::Status {
+    match s {
+        evodb_core::Status::Accepted => population::Status::Accepted,
+        evodb_core::Status::Rejected => population::Status::Rejected,
+        evodb_core::Status::Error => population::Status::Error,
     }
-    v
 }
 
-pub fn sample(s: &population::SampleResult) -> Value {
-    json!({
-        "parent": s.parent.as_ref().map(|p| json!({"id": p.id, "codePath": p.code_path, "targetCode": p.target_code,
-            "metrics": metrics(&p.metrics), "changes": p.changes})),
-        "inspirations": s.inspirations.iter()
-            .map(|i| json!({"id": i.id, "metrics": metrics(&i.metrics), "changes": i.changes})).collect::<Vec<_>>(),
-    })
-}
-
-pub fn best(b: &Option<population::BestProgram>) -> Value {
-    json!(b.as_ref().map(|b| json!({"id": b.id, "codePath": b.code_path, "targetCode": b.target_code,
-        "metrics": metrics(&b.metrics), "changes": b.changes, "iterationFound": b.iteration_found})))
-}
-
-pub fn info(i: &population::DatabaseInfo) -> Value {
-    json!({"isEmpty": i.is_empty, "lastIteration": i.last_iteration, "programCount": i.program_count,
-        "bestProgramId": i.best_program_id, "bestMetrics": i.best_metrics.as_deref().map(metrics),
-        "seedCodePath": i.seed_code_path, "seedTargetCode": i.seed_target_code})
-}
-
-pub fn stats(s: &population::PopulationStats) -> Value {
-    json!({"programCount": s.program_count, "evaluations": s.evaluations, "bestProgramId": s.best_program_id,
-        "bestFitness": s.best_fitness, "meanFitness": s.mean_fitness, "baselineFitness": s.baseline_fitness,
-        "improvement": s.improvement,
-        "islands": s.islands.iter().map(|i| json!({"island": i.island, "size": i.size,
-            "bestProgramId": i.best_program_id, "bestFitness": i.best_fitness, "meanFitness": i.mean_fitness}))
-            .collect::<Vec<_>>()})
+fn operator(o: evodb_core::Operator) -> population::Operator {
+    match o {
+        evodb_core::Operator::Exploitation => population::Operator::Exploitation,
+        evodb_core::Operator::Exploration => population::Operator::Exploration,
+        evodb_core::Operator::Crossover => population::Operator::Crossover,
+        evodb_core::Operator::Migration => population::Operator::Migration,
+    }
 }
 
 impl Face for Wasmtime {
     type Db = ResourceAny;
     fn create(&mut self, config: &str, seed: u64) -> Result<ResourceAny, String> {
-        let db = self.guest.database();
-        db.call_create(&mut self.store, config, seed).expect("no trap").map_err(|e| code(&e))
+        let db =
+            self.guest.database().call_create(&mut self.store, config, seed).expect("no trap").map_err(|e| code(&e))?;
+        self.guest.database().call_record_events(&mut self.store, db, true).expect("no trap");
+        Ok(db)
     }
     fn load(&mut self, text: &str) -> Result<ResourceAny, String> {
-        self.guest.database().call_from_json(&mut self.store, text).expect("no trap").map_err(|e| code(&e))
+        let db = self.guest.database().call_from_json(&mut self.store, text).expect("no trap").map_err(|e| code(&e))?;
+        self.guest.database().call_record_events(&mut self.store, db, true).expect("no trap");
+        Ok(db)
     }
     fn to_json(&mut self, db: &ResourceAny) -> String {
         self.guest.database().call_to_json(&mut self.store, *db).expect("no trap")
     }
     fn add(&mut self, db: &mut ResourceAny, r: &Value, now: f64) -> Result<Value, String> {
         let out = self.guest.database().call_add(&mut self.store, *db, &request(r), now).expect("no trap");
-        out.map(|o| add_outcome(&o)).map_err(|e| code(&e))
+        out.map(|o| json!(views::add_outcome(o))).map_err(|e| code(&e))
     }
     fn sample(&mut self, db: &mut ResourceAny) -> Value {
-        sample(&self.guest.database().call_sample(&mut self.store, *db).expect("no trap"))
+        json!(views::sample(self.guest.database().call_sample(&mut self.store, *db).expect("no trap")))
     }
     fn best(&mut self, db: &ResourceAny) -> Value {
-        best(&self.guest.database().call_best(&mut self.store, *db).expect("no trap"))
+        json!(views::best(self.guest.database().call_best(&mut self.store, *db).expect("no trap")))
     }
     fn info(&mut self, db: &ResourceAny) -> Value {
-        info(&self.guest.database().call_info(&mut self.store, *db).expect("no trap"))
+        json!(views::info(self.guest.database().call_info(&mut self.store, *db).expect("no trap")))
     }
     fn stats(&mut self, db: &ResourceAny) -> Value {
-        stats(&self.guest.database().call_stats(&mut self.store, *db).expect("no trap"))
+        json!(views::stats(self.guest.database().call_stats(&mut self.store, *db).expect("no trap")))
+    }
+    fn should_stop(&mut self, db: &ResourceAny) -> Value {
+        json!(views::stop_verdict(self.guest.database().call_should_stop(&mut self.store, *db).expect("no trap")))
+    }
+    fn plan(&mut self, db: &mut ResourceAny, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
+        let out = self.guest.database().call_plan(&mut self.store, *db, n, frozen, boosted).expect("no trap");
+        out.map(|p| json!(views::plan(p))).map_err(|e| code(&e))
+    }
+    fn lineage(&mut self, db: &ResourceAny, id: &str) -> Value {
+        json!(self.guest.database().call_lineage(&mut self.store, *db, id).expect("no trap").map(views::lineage))
+    }
+    fn export(&mut self, db: &ResourceAny, format: &str) -> String {
+        let d = self.guest.database();
+        match format {
+            "tree" => d.call_lineage_tree(&mut self.store, *db),
+            "mermaid" => d.call_lineage_mermaid(&mut self.store, *db),
+            "markdown" => d.call_population_markdown(&mut self.store, *db),
+            other => panic!("unknown export format `{other}`"),
+        }
+        .expect("no trap")
+    }
+    fn events(&mut self, db: &mut ResourceAny) -> Value {
+        let lines = self.guest.database().call_take_events(&mut self.store, *db).expect("no trap");
+        Value::Array(lines.iter().map(|line| serde_json::from_str(line).expect("events are JSON")).collect())
+    }
+    fn validate(&mut self, text: &str) -> Vec<String> {
+        self.guest.call_validate(&mut self.store, text).expect("no trap")
+    }
+    fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
+        let verdict = self.guest.call_policy_check(&mut self.store, changed, target, protected).expect("no trap");
+        json!(views::policy_verdict(verdict))
     }
 }

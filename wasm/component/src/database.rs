@@ -13,6 +13,21 @@ pub(crate) struct Database(RefCell<evodb_core::Database>);
 
 impl wit::Guest for Component {
     type Database = Database;
+
+    fn policy_check(
+        changed_files: Vec<String>,
+        target_file: String,
+        protected: Option<Vec<String>>,
+    ) -> wit::PolicyVerdict {
+        let changed: Vec<&str> = changed_files.iter().map(String::as_str).collect();
+        let protected: Option<Vec<&str>> = protected.as_ref().map(|p| p.iter().map(String::as_str).collect());
+        let verdict = evodb_core::policy_check(&changed, &target_file, protected.as_deref());
+        wit::PolicyVerdict { pass: verdict.pass, reason: verdict.reason }
+    }
+
+    fn validate(text: String) -> Vec<String> {
+        evodb_core::Database::validate_json(&text)
+    }
 }
 
 impl wit::GuestDatabase for Database {
@@ -58,5 +73,29 @@ impl wit::GuestDatabase for Database {
 
     fn lineage_mermaid(&self) -> String {
         self.0.borrow().lineage_mermaid()
+    }
+
+    fn lineage_tree(&self) -> String {
+        self.0.borrow().lineage_tree()
+    }
+
+    fn population_markdown(&self) -> String {
+        self.0.borrow().population_markdown()
+    }
+
+    fn should_stop(&self) -> wit::StopVerdict {
+        convert::stop_verdict(self.0.borrow().should_stop())
+    }
+
+    fn plan(&self, n: u32, frozen: Vec<u32>, boosted: Vec<u32>) -> Result<wit::WorkPlan, wit::Error> {
+        self.0.borrow_mut().plan(n, &frozen, &boosted).map(convert::plan).map_err(convert::error)
+    }
+
+    fn record_events(&self, on: bool) {
+        self.0.borrow_mut().record_events(on);
+    }
+
+    fn take_events(&self) -> Vec<String> {
+        self.0.borrow_mut().take_events().iter().map(evodb_core::json_text::to_compact_js).collect()
     }
 }

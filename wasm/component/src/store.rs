@@ -1,6 +1,6 @@
 //! The `store` interface: one operation per call on `<dir>/database.json`, read-modify-write
-//! with an atomic replace (`database.json.tmp` + rename) and one line appended to
-//! `<dir>/history.ndjson` per changing operation. The host holds the lock around each call.
+//! with an atomic replace (`database.json.tmp` + rename) and the operation's events appended to
+//! `<dir>/history.ndjson`. The host holds the lock around each call.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use evodb_core::json_text::to_compact_js;
 use evodb_core::{Config, Database};
-use serde_json::{Value, json};
 
 use crate::Component;
 use crate::convert;
@@ -20,7 +19,7 @@ const TEMP_FILE: &str = "database.json.tmp";
 const HISTORY_FILE: &str = "history.ndjson";
 
 impl Guest for Component {
-    fn init(dir: String, config_json: String, seed: u64, now: f64) -> Result<wit::DatabaseInfo, wit::Error> {
+    fn init(dir: String, config_json: String, seed: u64, _now: f64) -> Result<wit::DatabaseInfo, wit::Error> {
         if load(&dir)?.is_some() {
             return Err(wit::Error::AlreadyExists(format!(
                 "`{}` already holds a database; use it as it is, or remove it to start over",
@@ -28,38 +27,59 @@ impl Guest for Component {
             )));
         }
         let config = Config::from_json(&config_json).map_err(convert::error)?;
-        let db = Database::new(config, seed).map_err(convert::error)?;
-        let config: Value = serde_json::from_str(&config_json).unwrap_or(Value::Null);
-        save(&dir, &db, json!({"op": "init", "now": now, "config": config, "seed": seed}))?;
+        let mut db = Database::new(config, seed).map_err(convert::error)?;
+        db.record_events(true);
+        save(&dir, &mut db)?;
         Ok(convert::info(db.info()))
     }
 
-    fn open(dir: String, now: f64) -> Result<wit::DatabaseInfo, wit::Error> {
+    fn open(dir: String, _now: f64) -> Result<wit::DatabaseInfo, wit::Error> {
         match load(&dir)? {
             Some(db) => Ok(convert::info(db.info())),
             None => {
-                let db = fresh();
-                save(&dir, &db, json!({"op": "create", "now": now}))?;
+                let mut db = fresh();
+                db.record_events(true);
+                save(&dir, &mut db)?;
                 Ok(convert::info(db.info()))
             }
         }
     }
 
     fn add(dir: String, request: wit::AddRequest, now: f64) -> Result<wit::AddOutcome, wit::Error> {
-        let mut db = load_or_fresh(&dir)?;
-        let request = convert::add_request(request)?;
-        let outcome = db.add(request.clone(), now).map_err(convert::error)?;
-        save(&dir, &db, json!({"op": "add", "now": now, "request": request, "result": outcome}))?;
+        let mut db = load_recording(&dir)?;
+        let outcome = db.add(convert::add_request(request)?, now).map_err(convert::error)?;
+        save(&dir, &mut db)?;
         Ok(convert::add_outcome(outcome))
     }
 
-    fn sample(dir: String, now: f64) -> Result<wit::SampleResult, wit::Error> {
-        let mut db = load_or_fresh(&dir)?;
+    fn sample(dir: String, _now: f64) -> Result<wit::SampleResult, wit::Error> {
+        let mut db = load_recording(&dir)?;
         let sample = db.sample();
-        let ids: Vec<&str> = sample.inspirations.iter().map(|i| i.id.as_str()).collect();
-        let parent = sample.parent.as_ref().map(|p| p.id.as_str());
-        save(&dir, &db, json!({"op": "sample", "now": now, "parent": parent, "inspirations": ids}))?;
+        save(&dir, &mut db)?;
         Ok(convert::sample(sample))
+    }
+
+    fn plan(dir: String, n: u32, frozen: Vec<u32>, boosted: Vec<u32>) -> Result<wit::WorkPlan, wit::Error> {
+        let mut db = load_recording(&dir)?;
+        let plan = db.plan(n, &frozen, &boosted).map_err(convert::error)?;
+        save(&dir, &mut db)?;
+        Ok(convert::plan(plan))
+    }
+
+    fn should_stop(dir: String) -> Result<wit::StopVerdict, wit::Error> {
+        Ok(convert::stop_verdict(load_or_fresh(&dir)?.should_stop()))
+    }
+
+    fn export_tree(dir: String) -> Result<String, wit::Error> {
+        Ok(load_or_fresh(&dir)?.lineage_tree())
+    }
+
+    fn export_markdown(dir: String) -> Result<String, wit::Error> {
+        Ok(load_or_fresh(&dir)?.population_markdown())
+    }
+
+    fn validate(dir: String) -> Result<Vec<String>, wit::Error> {
+        Ok(read_text(&database_path(&dir))?.map(|text| Database::validate_json(&text)).unwrap_or_default())
     }
 
     fn best(dir: String) -> Result<Option<wit::BestProgram>, wit::Error> {
@@ -101,6 +121,14 @@ fn load_or_fresh(dir: &str) -> Result<Database, wit::Error> {
     Ok(load(dir)?.unwrap_or_else(fresh))
 }
 
+/// For changing operations: events are recorded from the load on (from `created` for a
+/// directory that held no database yet), and `save` appends them to the history.
+fn load_recording(dir: &str) -> Result<Database, wit::Error> {
+    let mut db = load_or_fresh(dir)?;
+    db.record_events(true);
+    Ok(db)
+}
+
 fn database_path(dir: &str) -> PathBuf {
     Path::new(dir).join(DATABASE_FILE)
 }
@@ -124,9 +152,10 @@ fn read_text(path: &Path) -> Result<Option<String>, wit::Error> {
 }
 
 /// Writes the whole file to a temp file, syncs, renames it over `database.json` (readers see
-/// the old or the new file, never a torn one), then appends the operation to the history. The
-/// history is opened first, so an unwritable history fails the call before anything changed.
-fn save(dir: &str, db: &Database, event: Value) -> Result<(), wit::Error> {
+/// the old or the new file, never a torn one), then appends the operation's events to the
+/// history. The history is opened first, so an unwritable history fails the call before anything
+/// changed.
+fn save(dir: &str, db: &mut Database) -> Result<(), wit::Error> {
     let history_path = Path::new(dir).join(HISTORY_FILE);
     let mut history = OpenOptions::new()
         .create(true)
@@ -142,10 +171,9 @@ fn save(dir: &str, db: &Database, event: Value) -> Result<(), wit::Error> {
     write().map_err(|e| io_error("write", &temp, e))?;
     let path = database_path(dir);
     fs::rename(&temp, &path).map_err(|e| io_error("replace", &path, e))?;
-    let mut line = to_compact_js(&event);
-    line.push('\n');
-    // One write call per line, so a killed process leaves whole lines only.
-    history.write_all(line.as_bytes()).map_err(|e| io_error("append to", &history_path, e))
+    let lines: String = db.take_events().iter().map(|event| to_compact_js(event) + "\n").collect();
+    // One write call for the operation's lines, so a killed process leaves whole lines only.
+    history.write_all(lines.as_bytes()).map_err(|e| io_error("append to", &history_path, e))
 }
 
 fn io_error(action: &str, path: &Path, err: std::io::Error) -> wit::Error {

@@ -27,10 +27,14 @@ fn code(err: JsValue) -> String {
 impl Face for Bindgen {
     type Db = Database;
     fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
-        Database::new(js(config), Some(seed as f64)).map_err(code)
+        let mut db = Database::new(js(config), Some(seed as f64)).map_err(code)?;
+        db.record_events(true);
+        Ok(db)
     }
     fn load(&mut self, text: &str) -> Result<Database, String> {
-        Database::from_json(text).map_err(code)
+        let mut db = Database::from_json(text).map_err(code)?;
+        db.record_events(true);
+        Ok(db)
     }
     fn to_json(&mut self, db: &Database) -> String {
         db.to_json()
@@ -49,6 +53,34 @@ impl Face for Bindgen {
     }
     fn stats(&mut self, db: &Database) -> Value {
         json(db.stats().expect("stats"))
+    }
+    fn should_stop(&mut self, db: &Database) -> Value {
+        json(db.should_stop().expect("shouldStop"))
+    }
+    fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
+        db.plan(n, Some(frozen.to_vec()), Some(boosted.to_vec())).map(json).map_err(code)
+    }
+    fn lineage(&mut self, db: &Database, id: &str) -> Value {
+        json(db.lineage(id).expect("lineage"))
+    }
+    fn export(&mut self, db: &Database, format: &str) -> String {
+        match format {
+            "tree" => db.lineage_tree(),
+            "mermaid" => db.lineage_mermaid(),
+            "markdown" => db.population_markdown(),
+            other => panic!("unknown export format `{other}`"),
+        }
+    }
+    fn events(&mut self, db: &mut Database) -> Value {
+        json(db.take_events().expect("takeEvents"))
+    }
+    fn validate(&mut self, text: &str) -> Vec<String> {
+        Database::validate(text)
+    }
+    fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
+        json(
+            evodb_wasm::policy_check(changed.to_vec(), target, protected.map(<[String]>::to_vec)).expect("policyCheck"),
+        )
     }
 }
 

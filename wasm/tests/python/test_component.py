@@ -12,7 +12,7 @@ import pytest
 import wasmtime
 import wasmtime.component as wc
 
-EXPECTED_VECTORS = 34
+EXPECTED_VECTORS = 59
 ROOT = Path(__file__).resolve().parents[3]
 COMPONENT = ROOT / "wasm" / "dist" / "evodb-pure.wasm"
 VECTORS = ROOT / "tests" / "vectors"
@@ -41,9 +41,12 @@ class Population:
         self.funcs = {}
         for name in ["[static]database.create", "[static]database.from-json", "[method]database.add",
                      "[method]database.sample", "[method]database.best", "[method]database.info",
-                     "[method]database.stats", "[method]database.to-json"]:
+                     "[method]database.stats", "[method]database.to-json", "[method]database.should-stop",
+                     "[method]database.plan", "[method]database.lineage", "[method]database.lineage-tree",
+                     "[method]database.lineage-mermaid", "[method]database.population-markdown",
+                     "[method]database.record-events", "[method]database.take-events", "validate", "policy-check"]:
             index = instance.get_export_index(self.store, name, interface)
-            self.funcs[name.split(".", 1)[1]] = instance.get_func(self.store, index)
+            self.funcs[name.split(".", 1)[-1]] = instance.get_func(self.store, index)
 
     def call(self, name, *args):
         return self.funcs[name](self.store, *args)
@@ -79,28 +82,63 @@ def number(value):
 def add_request(r):
     record = wc.Record()
     for field, key in [("id", "id"), ("code-path", "codePath"), ("target-code", "targetCode"),
-                       ("parent-id", "parentId"), ("changes", "changes"), ("island", "island")]:
+                       ("parent-id", "parentId"), ("changes", "changes"), ("island", "island"),
+                       ("status", "status"), ("reason", "reason"), ("operator", "operator"), ("plan-item", "planItem")]:
         setattr(record, field, r.get(key))
     setattr(record, "metrics", [(name, float(value)) for name, value in r["metrics"].items()])
     return record
 
 
-def add_outcome(o):
-    out = {"id": o.id, "metrics": metrics(o.metrics), "bestProgramId": get(o, "best-program-id"),
-           "bestMetrics": metrics(get(o, "best-metrics")), "lastIteration": get(o, "last-iteration")}
-    if o.warnings:
-        out["warnings"] = o.warnings
+def some(out, key, value, absent=None):
+    """Optional fields are left out of the core's JSON when absent."""
+    if value != absent:
+        out[key] = value
     return out
 
 
+def add_outcome(o):
+    best_metrics = get(o, "best-metrics")
+    out = {"id": o.id, "metrics": metrics(o.metrics), "bestProgramId": get(o, "best-program-id"),
+           "bestMetrics": None if best_metrics is None else metrics(best_metrics),
+           "lastIteration": get(o, "last-iteration")}
+    some(out, "warnings", o.warnings, [])
+    some(out, "status", o.status, "accepted")
+    some(out, "cached", o.cached, False)
+    return some(out, "cell", o.cell)
+
+
+def parent(p):
+    return None if p is None else {"id": p.id, "codePath": get(p, "code-path"), "targetCode": get(p, "target-code"),
+                                   "metrics": metrics(p.metrics), "changes": p.changes}
+
+
 def sample(s):
-    p = s.parent
-    return {
-        "parent": None if p is None else {"id": p.id, "codePath": get(p, "code-path"),
-                                          "targetCode": get(p, "target-code"), "metrics": metrics(p.metrics),
-                                          "changes": p.changes},
-        "inspirations": [{"id": i.id, "metrics": metrics(i.metrics), "changes": i.changes} for i in s.inspirations],
-    }
+    out = {"parent": parent(s.parent),
+           "inspirations": [{"id": i.id, "metrics": metrics(i.metrics), "changes": i.changes} for i in s.inspirations]}
+    some(out, "operator", s.operator)
+    some(out, "island", s.island)
+    some(out, "secondParent", parent(get(s, "second-parent")))
+    some(out, "donorIsland", get(s, "donor-island"))
+    return some(out, "forcedBy", get(s, "forced-by"))
+
+
+def plan(p):
+    items = []
+    for i in p.items:
+        item = {"name": i.name, "operator": i.operator, "island": i.island, "parentIds": get(i, "parent-ids")}
+        some(item, "donorIsland", get(i, "donor-island"))
+        items.append(some(item, "forcedBy", get(i, "forced-by")))
+    return {"generation": p.generation, "items": items}
+
+
+def stop_verdict(v):
+    return {"stop": v.stop, "reason": v.reason, "evaluations": v.evaluations, "rounds": v.rounds,
+            "stagnation": v.stagnation, "bestFitness": fitness(get(v, "best-fitness"))}
+
+
+def lineage(l):
+    return None if l is None else {"id": l.id, "ancestors": l.ancestors,
+                                   "missingAncestor": get(l, "missing-ancestor"), "descendants": l.descendants}
 
 
 def best(b):
@@ -123,13 +161,19 @@ def fitness(value):
 
 
 def stats(s):
-    return {"programCount": get(s, "program-count"), "evaluations": s.evaluations,
+    out = {"programCount": get(s, "program-count"), "evaluations": s.evaluations,
             "bestProgramId": get(s, "best-program-id"), "bestFitness": fitness(get(s, "best-fitness")),
             "meanFitness": fitness(get(s, "mean-fitness")), "baselineFitness": fitness(get(s, "baseline-fitness")),
             "improvement": fitness(s.improvement),
             "islands": [{"island": i.island, "size": i.size, "bestProgramId": get(i, "best-program-id"),
                          "bestFitness": fitness(get(i, "best-fitness")),
-                         "meanFitness": fitness(get(i, "mean-fitness"))} for i in s.islands]}
+                         "meanFitness": fitness(get(i, "mean-fitness"))} for i in s.islands],
+            "archive": s.archive, "stagnation": s.stagnation, "rounds": s.rounds,
+            "recentStatuses": get(s, "recent-statuses")}
+    c = s.cells
+    return some(out, "cells", None if c is None else {
+        "filled": c.filled, "total": c.total, "coverage": number(c.coverage), "qdScore": number(get(c, "qd-score")),
+        "qdOffset": number(get(c, "qd-offset"))})
 
 
 def apply(pop, db, op):
@@ -144,19 +188,44 @@ def apply(pop, db, op):
         return db, info(pop.call("info", db))
     if kind == "stats":
         return db, stats(pop.call("stats", db))
+    if kind == "shouldStop":
+        return db, stop_verdict(pop.call("should-stop", db))
+    if kind == "plan":
+        return db, plan(code(pop.call("plan", db, op["n"], op["frozen"], op["boosted"])))
+    if kind == "lineage":
+        return db, lineage(pop.call("lineage", db, op["id"]))
+    if kind == "export":
+        name = {"tree": "lineage-tree", "mermaid": "lineage-mermaid", "markdown": "population-markdown"}[op["format"]]
+        return db, pop.call(name, db)
+    if kind == "events":
+        return db, [json.loads(line) for line in pop.call("take-events", db)]
+    if kind == "validate":
+        return db, pop.call("validate", op["text"])
+    if kind == "policy":
+        return db, policy(pop.call("policy-check", op["changed"], op["target"], op["protected"]))
     if kind == "reload":
-        return code(pop.call("from-json", pop.call("to-json", db))), None
+        return recording(pop, code(pop.call("from-json", pop.call("to-json", db)))), None
     if kind == "snapshot":
         return db, json.loads(pop.call("to-json", db))
     raise ValueError(f"unknown op {kind}")
 
 
+def policy(v):
+    return {"pass": get(v, "pass"), "reason": v.reason}
+
+
+def recording(pop, db):
+    """Every database a runner opens records its events (the `events` op drains them)."""
+    pop.call("record-events", db, True)
+    return db
+
+
 def create(pop, vector):
     if "initial" in vector:
-        return code(pop.call("from-json", js_pretty(vector["initial"])))
+        return recording(pop, code(pop.call("from-json", js_pretty(vector["initial"]))))
     if "initialText" in vector:
-        return code(pop.call("from-json", vector["initialText"]))
-    return code(pop.call("create", js_compact(vector.get("config", {})), vector["seed"]))
+        return recording(pop, code(pop.call("from-json", vector["initialText"])))
+    return recording(pop, code(pop.call("create", js_compact(vector.get("config", {})), vector["seed"])))
 
 
 def replay(pop, vector):

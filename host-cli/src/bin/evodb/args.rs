@@ -74,6 +74,26 @@ pub enum Command {
     History(HistoryArgs),
     /// Run a self-contained evolution of a synthetic problem through the component (no LLM).
     Demo(DemoArgs),
+    /// Plan a batch of work items for parallel workers (seed 003): operator, parents, island, name
+    Plan(PlanArgs),
+    /// Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)
+    #[command(name = "should-stop")]
+    ShouldStop(DbArg),
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// How many items (workers) to plan
+    #[arg(value_name = "n")]
+    pub n: u32,
+    /// Islands that get no items, e.g. --frozen 1,2
+    #[arg(long = "frozen", value_delimiter = ',', value_name = "ISLANDS")]
+    pub frozen: Vec<u32>,
+    /// Islands that get twice the share, e.g. --boosted 0
+    #[arg(long = "boosted", value_delimiter = ',', value_name = "ISLANDS")]
+    pub boosted: Vec<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -128,6 +148,18 @@ pub struct AddArgs {
     /// Put the program on this island (required with `--placement explicit`).
     #[arg(long = "island")]
     pub island: Option<u32>,
+    /// accepted (default), rejected (kept as memory) or error (needs --reason; joins no island)
+    #[arg(long = "status", value_name = "STATUS")]
+    pub status: Option<String>,
+    /// Why the candidate was rejected or failed
+    #[arg(long = "reason", allow_hyphen_values = true)]
+    pub reason: Option<String>,
+    /// The operator that produced it: exploitation, exploration, crossover or migration
+    #[arg(long = "operator")]
+    pub operator: Option<String>,
+    /// The `plan` item this candidate answers; it lands on that item's island
+    #[arg(long = "planItem", value_name = "NAME")]
+    pub plan_item: Option<String>,
 }
 
 /// `init`: every option of the database config. Values are passed to the engine as JSON (a
@@ -184,6 +216,33 @@ pub struct InitArgs {
     /// A metric to minimise or maximise, e.g. --direction latency=min (repeatable).
     #[arg(long = "direction", value_name = "METRIC=min|max")]
     pub directions: Vec<String>,
+    /// MAP-Elites feature dimensions as JSON, e.g. '[{"kind":"island"},{"kind":"codeLines","thresholds":[40,100]}]'
+    #[arg(long = "features", value_name = "JSON")]
+    pub features: Option<String>,
+    /// The elite archive's size (default 10)
+    #[arg(long = "archiveSize", value_name = "N")]
+    pub archive_size: Option<String>,
+    /// Subtracted from each cell's best in the QD score (default 0)
+    #[arg(long = "qdOffset", value_name = "X")]
+    pub qd_offset: Option<String>,
+    /// Seed 004's four operators: `default` (0.5/0.3/0.15/0.05) or weights as JSON
+    #[arg(long = "operators", value_name = "default|JSON")]
+    pub operators: Option<String>,
+    /// Answer repeated code from the fitness cache
+    #[arg(long = "dedupe")]
+    pub dedupe: bool,
+    /// Stop after this many evaluations
+    #[arg(long = "maxEvaluations", value_name = "N")]
+    pub max_evaluations: Option<String>,
+    /// Stop once the best fitness reaches this
+    #[arg(long = "scoreThreshold", value_name = "X")]
+    pub score_threshold: Option<String>,
+    /// Stop after this many evaluations without a new best
+    #[arg(long = "patience", value_name = "N")]
+    pub patience: Option<String>,
+    /// Stop after this many plan batches
+    #[arg(long = "maxRounds", value_name = "N")]
+    pub max_rounds: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -192,6 +251,10 @@ pub enum ExportFormat {
     Json,
     /// The live population's family tree as a Mermaid flowchart.
     Mermaid,
+    /// The family tree as indented ASCII
+    Tree,
+    /// Seed 004's `## 🧬 Population` section
+    Markdown,
 }
 
 #[derive(Debug, Args)]

@@ -6,14 +6,15 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use evodb_core::AddRequest;
+use evodb_host::views as output;
 use evodb_host::{Access, population as wit};
 use serde_json::{Map, Value, json};
 
 use crate::args::{
-    AddArgs, CandidateArgs, Command, DbArg, ExportArgs, ExportFormat, HistoryArgs, InitArgs, LineageArgs, SeedArgs,
+    AddArgs, CandidateArgs, Command, DbArg, ExportArgs, ExportFormat, HistoryArgs, InitArgs, LineageArgs, PlanArgs,
+    SeedArgs,
 };
 use crate::failure::Failure;
-use crate::output;
 use crate::session::Runtime;
 
 /// What a successful command prints: JSON on stdout, warnings on stderr.
@@ -59,6 +60,8 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             let text = match format {
                 ExportFormat::Json => session.call(|s, st, dir| s.call_export_json(st, dir))?,
                 ExportFormat::Mermaid => session.call(|s, st, dir| s.call_export_mermaid(st, dir))?,
+                ExportFormat::Tree => session.call(|s, st, dir| s.call_export_tree(st, dir))?,
+                ExportFormat::Markdown => session.call(|s, st, dir| s.call_export_markdown(st, dir))?,
             };
             Ok(text.trim_end().to_string().into())
         }
@@ -71,6 +74,15 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         }
         Command::History(args) => history(runtime, args),
         Command::Demo(args) => crate::demo::run(runtime, args),
+        Command::Plan(PlanArgs { db: DbArg { db }, n, frozen, boosted }) => {
+            let plan =
+                runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_plan(st, dir, n, &frozen, &boosted))?;
+            Ok(output::json(&output::plan(plan)).into())
+        }
+        Command::ShouldStop(DbArg { db }) => {
+            let verdict = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_should_stop(st, dir))?;
+            Ok(output::json(&output::stop_verdict(verdict)).into())
+        }
     }
 }
 
@@ -86,12 +98,15 @@ fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Print
     fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
     let request = add_request(fields)?;
     let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
-    let (outcome, warnings) = output::add_outcome(outcome);
-    Ok(Printed { stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})), warnings })
+    let outcome = output::add_outcome(outcome);
+    Ok(Printed {
+        stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})),
+        warnings: outcome.warnings,
+    })
 }
 
 fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
-    let AddArgs { db, candidate: c, parent_id, id, island } = args;
+    let AddArgs { db, candidate: c, parent_id, id, island, status, reason, operator, plan_item } = args;
     // Every flag the seed requires, checked in the seed's order.
     let required = [
         ("codePath", c.code_path.is_some()),
@@ -108,12 +123,23 @@ fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
     if let Some(id) = id {
         fields.insert("id".into(), json!(id));
     }
-    if let Some(island) = island {
-        fields.insert("island".into(), json!(island));
+    let extras = [
+        ("island", island.map(|i| json!(i))),
+        ("status", status.map(|s| json!(s))),
+        ("reason", reason.map(|r| json!(r))),
+        ("operator", operator.map(|o| json!(o))),
+        ("planItem", plan_item.map(|p| json!(p))),
+    ];
+    for (key, value) in extras {
+        if let Some(value) = value {
+            fields.insert(key.into(), value);
+        }
     }
     let request = add_request(fields)?;
     let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
-    let (outcome, warnings) = output::add_outcome(outcome);
+    // The seed prints no warnings in its JSON; the CLI prints them on stderr.
+    let mut outcome = output::add_outcome(outcome);
+    let warnings = std::mem::take(&mut outcome.warnings);
     Ok(Printed { stdout: output::json(&outcome), warnings })
 }
 
@@ -159,6 +185,19 @@ fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failure> {
         metrics: request.metrics.iter().map(|(name, value)| (name.to_string(), value)).collect(),
         changes: Some(request.changes),
         island: request.island,
+        status: Some(match request.status {
+            evodb_core::Status::Accepted => wit::Status::Accepted,
+            evodb_core::Status::Rejected => wit::Status::Rejected,
+            evodb_core::Status::Error => wit::Status::Error,
+        }),
+        reason: request.reason,
+        operator: request.operator.map(|o| match o {
+            evodb_core::Operator::Exploitation => wit::Operator::Exploitation,
+            evodb_core::Operator::Exploration => wit::Operator::Exploration,
+            evodb_core::Operator::Crossover => wit::Operator::Crossover,
+            evodb_core::Operator::Migration => wit::Operator::Migration,
+        }),
+        plan_item: request.plan_item,
     })
 }
 
@@ -188,20 +227,20 @@ fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
     Ok(output::json(&output::info(info)).into())
 }
 
-/// Loads the database through the engine (every check a load makes) and reports the result as
-/// JSON; an invalid database exits 1 with its problem on stdout and stderr.
+/// Checks the stored file for every broken invariant (the engine's `validate`) and reports them
+/// all as JSON; an invalid database exits 1 with its problems on stdout and the first on stderr.
 fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
-    match runtime.open(db, Access::Read)?.call(|s, st, dir| s.call_info(st, dir)) {
-        Ok(info) => Ok(output::json(&json!({
-            "valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration
-        }))
-        .into()),
-        Err(Failure::BadInput(problem)) => {
-            println!("{}", output::json(&json!({"valid": false, "problems": [problem]})));
-            Err(Failure::BadInput(problem))
-        }
-        Err(other) => Err(other),
+    let mut session = runtime.open(db, Access::Read)?;
+    let problems = session.call(|s, st, dir| s.call_validate(st, dir))?;
+    if let Some(first) = problems.first() {
+        println!("{}", output::json(&json!({"valid": false, "problems": problems})));
+        let more =
+            if problems.len() > 1 { format!(" (and {} more on stdout)", problems.len() - 1) } else { String::new() };
+        return Err(Failure::BadInput(format!("{first}{more}")));
     }
+    let info = session.call(|s, st, dir| s.call_info(st, dir))?;
+    Ok(output::json(&json!({"valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration}))
+        .into())
 }
 
 fn history(runtime: &Runtime, HistoryArgs { db, tail }: HistoryArgs) -> Result<Printed, Failure> {

@@ -43,6 +43,8 @@ pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
         ("inspirationsFromRest", &args.inspirations_from_rest),
         ("placement", &args.placement),
         ("inspirationScope", &args.inspiration_scope),
+        ("archiveSize", &args.archive_size),
+        ("qdOffset", &args.qd_offset),
     ];
     for (key, value) in scalars {
         if let Some(value) = value {
@@ -62,7 +64,36 @@ pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
         }
         config.insert("directions".into(), Value::Object(directions));
     }
+    if let Some(features) = &args.features {
+        config.insert("features".into(), json_flag("--features", features)?);
+    }
+    if let Some(operators) = &args.operators {
+        let weights = if operators == "default" { json!({}) } else { json_flag("--operators", operators)? };
+        config.insert("operators".into(), weights);
+    }
+    if args.dedupe {
+        config.insert("dedupe".into(), json!(true));
+    }
+    let stopping = [
+        ("maxEvaluations", &args.max_evaluations),
+        ("scoreThreshold", &args.score_threshold),
+        ("patience", &args.patience),
+        ("maxRounds", &args.max_rounds),
+    ];
+    if stopping.iter().any(|(_, v)| v.is_some()) {
+        let rules = config.entry("stopping").or_insert_with(|| json!({}));
+        for (key, value) in stopping {
+            if let (Some(value), Some(rules)) = (value, rules.as_object_mut()) {
+                rules.insert(key.into(), scalar(value));
+            }
+        }
+    }
     Ok(Value::Object(config).to_string())
+}
+
+fn json_flag(flag: &str, text: &str) -> Result<Value, Failure> {
+    serde_json::from_str(text)
+        .map_err(|e| Failure::BadInput(format!("{flag} is not valid JSON ({e}); see `evodb init --help`")))
 }
 
 fn scalar(value: &str) -> Value {

@@ -8,12 +8,13 @@
 use std::fs;
 use std::path::Path;
 
+use evodb_host::views as output;
 use evodb_host::{Access, population as wit};
 
 use crate::args::DemoArgs;
 use crate::commands::Printed;
 use crate::failure::Failure;
-use crate::output;
+
 use crate::session::Runtime;
 
 /// The hidden target: the evaluator scores how close a candidate's coefficients come to it.
@@ -44,6 +45,10 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
             metrics: metrics.clone(),
             changes: Some("initial implementation".into()),
             island: None,
+            status: None,
+            reason: None,
+            operator: None,
+            plan_item: None,
         };
         let seeded = session.call(|s, st, dir| s.call_add(st, dir, &request, START_CLOCK))?;
         println!("Seeded {} | {}", seeded.id, format_metrics(&metrics));
@@ -76,6 +81,10 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
             metrics: metrics.clone(),
             changes: Some(changes.clone()),
             island: None,
+            status: None,
+            reason: None,
+            operator: None,
+            plan_item: None,
         };
         let outcome = session.call(|s, st, dir| s.call_add(st, dir, &request, clock))?;
         println!(
@@ -83,7 +92,7 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
             i - first + 1,
             iterations,
             format_metrics(&metrics),
-            mean(&outcome.best_metrics)
+            outcome.best_metrics.as_ref().map_or(0.0, mean)
         );
         println!("  Δ {changes}");
     }

@@ -6,7 +6,6 @@ mod commands;
 mod config_flags;
 mod demo;
 mod failure;
-mod output;
 mod session;
 
 use std::io::Write;

@@ -5,6 +5,23 @@ use evodb_core::{AddRequest, Config, Database, Metrics};
 /// The seed's layout (3 islands) with capacity grown so the islands hold `population` programs.
 pub fn database_of(population: usize) -> Database {
     let config = Config { max_island_size: population.div_ceil(3) as u32, ..Config::default() };
+    filled(config, population)
+}
+
+/// The same with seed 004's engine on: MAP-Elites cells (speed in 10 bins × code size × island),
+/// crowded-cell eviction, the elite archive and the four operators.
+pub fn map_elites_database_of(population: usize) -> Database {
+    let config = Config::from_json(&format!(
+        r#"{{"maxIslandSize": {}, "operators": {{}}, "features": [
+            {{"kind": "metric", "metric": "speed", "min": 0, "max": 1, "bins": 10}},
+            {{"kind": "codeLines", "thresholds": [2, 4]}}, {{"kind": "island"}}]}}"#,
+        population.div_ceil(3)
+    ))
+    .unwrap();
+    filled(config, population)
+}
+
+fn filled(config: Config, population: usize) -> Database {
     let mut db = Database::new(config, 1).unwrap();
     for i in 0..population {
         db.add(request(i, "0"), i as f64).unwrap();
@@ -17,7 +34,7 @@ pub fn request(i: usize, parent: &str) -> AddRequest {
     AddRequest {
         id: None,
         code_path: format!("/run/candidates/iteration_{i}.py"),
-        target_code: format!("def f(x):\n    return x * {i}\n"),
+        target_code: format!("def f(x):\n{}    return x * {i}\n", "    x += 1\n".repeat(i % 5)),
         parent_id: parent.to_string(),
         metrics: Metrics::new([("score", score), ("speed", 1.0 - score)]).unwrap(),
         changes: "mutated".to_string(),

@@ -13,13 +13,22 @@ use std::time::Instant;
 #[path = "../benches/workload.rs"]
 mod workload;
 
-use workload::{database_of, request};
+use workload::{database_of, map_elites_database_of, request};
 
 fn main() {
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![120, 1_000, 10_000, 100_000] } else { sizes };
-    for population in sizes {
-        let mut db = database_of(population);
+    for &population in &sizes {
+        run("seed", population, database_of(population));
+    }
+    // Seed 004's engine: cells, crowded-cell eviction, the archive, the four operators.
+    for &population in sizes.iter().filter(|&&n| n >= 10_000) {
+        run("mapElites", population, map_elites_database_of(population));
+    }
+}
+
+fn run(engine: &str, population: usize, mut db: evodb_core::Database) {
+    {
         let ops = 20_000;
         let start = Instant::now();
         let mut parent = String::from("0");
@@ -29,6 +38,9 @@ fn main() {
             parent = sample.parent.map(|p| p.id).unwrap_or_default();
         }
         let micros = start.elapsed().as_secs_f64() * 1e6 / ops as f64;
-        println!("{{\"population\":{population},\"live_programs\":{},\"add_sample_us\":{micros:.3}}}", db.len());
+        println!(
+            "{{\"engine\":\"{engine}\",\"population\":{population},\"live_programs\":{},\"add_sample_us\":{micros:.3}}}",
+            db.len()
+        );
     }
 }

@@ -124,7 +124,7 @@ impl Database {
     /// `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
     ///
     /// ```js
-    /// while (!db.shouldStop().stop) { /* sample, mutate, evaluate, add */ }
+    /// while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
     /// ```
     #[wasm_bindgen(js_name = shouldStop)]
     pub fn should_stop(&self) -> Result<JsValue, JsValue> {

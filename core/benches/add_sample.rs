@@ -8,10 +8,11 @@ mod workload;
 
 fn add_then_sample(c: &mut Criterion) {
     let mut group = c.benchmark_group("add_then_sample");
-    for population in [120usize, 1_000, 10_000] {
-        let mut db = workload::database_of(population);
+    let runs = [120usize, 1_000, 10_000].map(|n| (format!("seed/{n}"), n, workload::database_of(n)));
+    let map_elites = [10_000usize].map(|n| (format!("mapElites/{n}"), n, workload::map_elites_database_of(n, true)));
+    for (name, population, mut db) in runs.into_iter().chain(map_elites) {
         let mut i = population;
-        group.bench_function(BenchmarkId::from_parameter(population), |b| {
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 i += 1;
                 db.add(workload::request(i, "0"), i as f64).unwrap();

@@ -9,10 +9,12 @@ pub fn database_of(population: usize) -> Database {
 }
 
 /// The same with seed 004's engine on: MAP-Elites cells (speed in 10 bins × code size × island),
-/// crowded-cell eviction, the elite archive and the four operators.
-pub fn map_elites_database_of(population: usize) -> Database {
+/// crowded-cell eviction, the elite archive and the four operators; with the seed's ring
+/// migration, or with islands kept apart (`migrate` false).
+pub fn map_elites_database_of(population: usize, migrate: bool) -> Database {
+    let interval = if migrate { 10 } else { u64::MAX };
     let config = Config::from_json(&format!(
-        r#"{{"maxIslandSize": {}, "operators": {{}}, "features": [
+        r#"{{"maxIslandSize": {}, "migrationInterval": {interval}, "operators": {{}}, "features": [
             {{"kind": "metric", "metric": "speed", "min": 0, "max": 1, "bins": 10}},
             {{"kind": "codeLines", "thresholds": [2, 4]}}, {{"kind": "island"}}]}}"#,
         population.div_ceil(3)

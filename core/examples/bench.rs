@@ -23,7 +23,8 @@ fn main() {
     }
     // Seed 004's engine: cells, crowded-cell eviction, the archive, the four operators.
     for &population in sizes.iter().filter(|&&n| n >= 10_000) {
-        run("mapElites", population, map_elites_database_of(population));
+        run("mapElites", population, map_elites_database_of(population, true));
+        run("mapElitesNoMigration", population, map_elites_database_of(population, false));
     }
 }
 

@@ -7,7 +7,7 @@ use crate::candidates::{CachedResult, CandidateLog, Status, code_hash};
 use crate::config::{Config, Placement};
 use crate::error::{Error, Result};
 use crate::events::Event;
-use crate::features::cell_of;
+use crate::features::{cell_key, cell_of};
 use crate::island::Island;
 use crate::metrics::fitness_of;
 use crate::operators::Operator;
@@ -396,8 +396,9 @@ impl Database {
     }
 
     pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
-        let cell = self.population.get(slot).program.cell.as_ref();
-        self.islands[island as usize].join(slot, fitness, timestamp, cell);
+        let cell = self.population.get(slot).program.cell.as_deref();
+        let key = cell.map(|cell| cell_key(&self.config.features, self.config.num_islands, cell));
+        self.islands[island as usize].join(slot, fitness, timestamp, key);
         self.population.enter_island(slot, island);
     }
 

@@ -91,7 +91,11 @@ impl Database {
         self.events = match on {
             false => None,
             true if self.events.is_some() => return,
-            true if self.newly_created && self.candidates.evaluations == 0 && self.rounds == 0 && self.last_iteration == 0 => {
+            true if self.newly_created
+                && self.candidates.evaluations == 0
+                && self.rounds == 0
+                && self.last_iteration == 0 =>
+            {
                 Some(vec![Event::Created { seed: self.seed, config: self.config.clone() }])
             }
             true => Some(Vec::new()),

@@ -151,6 +151,11 @@ pub(crate) fn cell_of(dims: &[FeatureDim], metrics: &Metrics, target_code: &str,
     dims.iter().map(|dim| dim.bucket(metrics, target_code, island)).collect()
 }
 
+/// A cell as one number (mixed radix over the dimensions' bins); cells compare as their keys.
+pub(crate) fn cell_key(dims: &[FeatureDim], num_islands: u32, cell: &[u32]) -> u64 {
+    dims.iter().zip(cell).fold(0, |key, (dim, &b)| key * u64::from(dim.bins(num_islands)) + u64::from(b))
+}
+
 /// How many cells the grid has.
 pub(crate) fn cell_count(dims: &[FeatureDim], num_islands: u32) -> u64 {
     dims.iter().map(|d| u64::from(d.bins(num_islands))).product()

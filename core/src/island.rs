@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::live_order::LiveOrder;
 use crate::ranking::{RankKey, Ranking};
 
-pub(crate) type Cell = Vec<u32>;
+/// A feature cell as one number (`features::cell_key`), so the index never allocates a key.
+pub(crate) type CellKey = u64;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Island {
@@ -20,24 +21,24 @@ pub(crate) struct Island {
 /// The island's members per feature cell, and the cells from most to least crowded.
 #[derive(Clone, Debug, Default)]
 struct CellIndex {
-    of_slot: BTreeMap<u32, Cell>,
-    members: BTreeMap<Cell, Ranking>,
-    crowding: BTreeSet<(Reverse<usize>, Cell)>,
+    of_slot: BTreeMap<u32, CellKey>,
+    members: BTreeMap<CellKey, Ranking>,
+    crowding: BTreeSet<(Reverse<usize>, CellKey)>,
 }
 
 impl CellIndex {
-    fn insert(&mut self, key: RankKey, cell: Cell) {
-        let ranking = self.members.entry(cell.clone()).or_default();
-        self.crowding.remove(&(Reverse(ranking.len()), cell.clone()));
+    fn insert(&mut self, key: RankKey, cell: CellKey) {
+        let ranking = self.members.entry(cell).or_default();
+        self.crowding.remove(&(Reverse(ranking.len()), cell));
         ranking.insert(key);
-        self.crowding.insert((Reverse(ranking.len()), cell.clone()));
+        self.crowding.insert((Reverse(ranking.len()), cell));
         self.of_slot.insert(key.slot, cell);
     }
 
     fn remove(&mut self, key: &RankKey) {
         let Some(cell) = self.of_slot.remove(&key.slot) else { return };
         let ranking = self.members.get_mut(&cell).expect("an indexed slot's cell is indexed");
-        self.crowding.remove(&(Reverse(ranking.len()), cell.clone()));
+        self.crowding.remove(&(Reverse(ranking.len()), cell));
         ranking.remove(key);
         if ranking.len() == 0 {
             self.members.remove(&cell);
@@ -57,12 +58,12 @@ impl Island {
     }
 
     /// Appends `slot` as the newest member (in `cell`, when feature dimensions are on).
-    pub(crate) fn join(&mut self, slot: u32, fitness: f64, timestamp: f64, cell: Option<&Cell>) {
+    pub(crate) fn join(&mut self, slot: u32, fitness: f64, timestamp: f64, cell: Option<CellKey>) {
         let pos = self.order.push(slot);
         let key = RankKey { fitness, timestamp, pos, slot };
         self.ranking.insert(key);
         if let Some(cell) = cell {
-            self.cells.insert(key, cell.clone());
+            self.cells.insert(key, cell);
         }
     }
 

@@ -49,6 +49,8 @@ const FIVE_REJECTED: &str = "the last 5 candidates were rejected";
 const THREE_REJECTED: &str = "the last 3 candidates were rejected";
 const NO_SECOND_ISLAND: &str = "no other island holds a program to combine with";
 const ONE_ISLAND: &str = "migration needs at least two islands";
+/// How many members crossover looks through for one in another feature cell.
+const CELL_SEARCH: usize = 64;
 
 impl Database {
     /// `choose_operator`: the deterministic overrides, applied before sampling, then a weighted
@@ -156,14 +158,18 @@ impl Database {
             return None;
         }
         let island = others[self.rng.below(others.len())];
-        let members: Vec<u32> = self.islands[island as usize].members().filter(|&m| m != elite).collect();
+        let members = &self.islands[island as usize];
         let start = self.rng.below(members.len());
-        let elite_cell = self.population.get(elite).program.cell.clone();
-        // Walk on from the pick to the first member in another cell; the pick itself if none.
-        let diverse = (0..members.len())
-            .map(|step| members[(start + step) % members.len()])
-            .find(|&m| elite_cell.is_none() || self.population.get(m).program.cell != elite_cell)
-            .unwrap_or(members[start]);
+        let elite_cell = self.population.get(elite).program.cell.as_ref();
+        // Walk on from the pick (at most `CELL_SEARCH` steps, so a sample stays O(log n)) to the
+        // first member in another cell; the first member that is not the elite otherwise.
+        let walk = (0..members.len().min(CELL_SEARCH)).map(|step| members.nth((start + step) % members.len()));
+        let candidates: Vec<u32> = walk.filter(|&m| m != elite).collect();
+        let diverse = candidates
+            .iter()
+            .copied()
+            .find(|&m| elite_cell.is_none() || self.population.get(m).program.cell.as_ref() != elite_cell)
+            .or(candidates.first().copied())?;
         Some(Work {
             operator: Operator::Crossover,
             island: target.unwrap_or(self.current_island),

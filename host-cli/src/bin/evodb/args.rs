@@ -61,7 +61,7 @@ pub enum Command {
     /// Print the best program, or null (seed CLI).
     Best(DbArg),
     /// Create a database with a config and a seed; refuses an existing one.
-    Init(InitArgs),
+    Init(Box<InitArgs>),
     /// Population statistics: per island size/best/mean, improvement over the baseline.
     Stats(DbArg),
     /// Check that the database loads and holds together; exit 1 with the problem when not.

@@ -49,7 +49,7 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             let best = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_best(st, dir))?;
             Ok(output::json(&output::best(best)).into())
         }
-        Command::Init(args) => init(runtime, args),
+        Command::Init(args) => init(runtime, *args),
         Command::Stats(DbArg { db }) => {
             let stats = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_stats(st, dir))?;
             Ok(output::json(&output::stats(stats)).into())

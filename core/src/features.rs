@@ -156,6 +156,11 @@ pub(crate) fn cell_key(dims: &[FeatureDim], num_islands: u32, cell: &[u32]) -> u
     dims.iter().zip(cell).fold(0, |key, (dim, &b)| key * u64::from(dim.bins(num_islands)) + u64::from(b))
 }
 
+/// Whether a stored cell has a bucket for each dimension, each within its bins.
+pub(crate) fn cell_fits(dims: &[FeatureDim], num_islands: u32, cell: &[u32]) -> bool {
+    cell.len() == dims.len() && cell.iter().zip(dims).all(|(&b, dim)| b < dim.bins(num_islands))
+}
+
 /// How many cells the grid has.
 pub(crate) fn cell_count(dims: &[FeatureDim], num_islands: u32) -> u64 {
     dims.iter().map(|d| u64::from(d.bins(num_islands))).product()

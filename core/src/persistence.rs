@@ -16,7 +16,7 @@ use crate::candidates::{CandidateLog, Status};
 use crate::config::Config;
 use crate::database::{Database, MAX_SEED};
 use crate::error::{Error, Result, parse_json};
-use crate::features::cell_of;
+use crate::features::{cell_fits, cell_of};
 use crate::json_text::to_pretty_js;
 use crate::metrics::{Metrics, fitness_of};
 use crate::operators::Operator;
@@ -269,8 +269,7 @@ fn restore_cell(config: &Config, key: &str, p: &StoredProgram) -> Result<Option<
     }
     match &p.cell {
         Some(cell) => {
-            let fits = cell.len() == config.features.len()
-                && cell.iter().zip(&config.features).all(|(&b, dim)| b < dim.bins(config.num_islands));
+            let fits = cell_fits(&config.features, config.num_islands, cell);
             if !fits {
                 return Err(Error::corrupt(format!(
                     "`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions"

@@ -13,11 +13,13 @@ impl Database {
     pub(crate) fn prune_to_capacity(&mut self) {
         let capacity = self.config.max_island_size as usize;
         let map_elites = !self.config.features.is_empty();
-        let archive = if map_elites { self.archive_slots() } else { BTreeSet::new() };
+        // Computed at the first eviction: most adds evict nothing.
+        let mut archive: Option<BTreeSet<u32>> = None;
         for island in 0..self.islands.len() {
             while self.islands[island].len() > capacity {
                 let slot = if map_elites {
-                    self.evict_from_crowded_cell(island, &archive)
+                    let archive = archive.get_or_insert_with(|| self.archive_slots());
+                    self.evict_from_crowded_cell(island, archive)
                 } else {
                     self.islands[island].remove_worst().expect("island is over capacity")
                 };

@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Config;
 use crate::database::Database;
+use crate::features::cell_fits;
 use crate::metrics::fitness_of;
 use crate::persistence::{StoredDatabase, parse_stored, restore};
 use crate::program::ROOT_PARENT_ID;
@@ -154,8 +155,7 @@ fn check_cell(config: &Config, key: &str, cell: Option<&[u32]>, problem: &mut im
     match (config.features.is_empty(), cell) {
         (true, Some(_)) => problem(format!("program `{key}` has a `cell` but no feature dimensions are configured")),
         (false, Some(cell)) => {
-            let fits = cell.len() == config.features.len()
-                && cell.iter().zip(&config.features).all(|(&b, dim)| b < dim.bins(config.num_islands));
+            let fits = cell_fits(&config.features, config.num_islands, cell);
             if !fits {
                 problem(format!("`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions"));
             }

@@ -63,6 +63,24 @@ pub fn operator(o: wit::Operator) -> Operator {
     }
 }
 
+/// The other direction, for requests: the core's status and operator as WIT values.
+pub fn wit_status(s: Status) -> wit::Status {
+    match s {
+        Status::Accepted => wit::Status::Accepted,
+        Status::Rejected => wit::Status::Rejected,
+        Status::Error => wit::Status::Error,
+    }
+}
+
+pub fn wit_operator(o: Operator) -> wit::Operator {
+    match o {
+        Operator::Exploitation => wit::Operator::Exploitation,
+        Operator::Exploration => wit::Operator::Exploration,
+        Operator::Crossover => wit::Operator::Crossover,
+        Operator::Migration => wit::Operator::Migration,
+    }
+}
+
 fn sampled_parent(p: wit::SampledParent) -> SampledParent {
     SampledParent {
         id: p.id,

@@ -67,27 +67,10 @@ pub fn request(r: &Value) -> population::AddRequest {
             .collect(),
         changes: text("changes"),
         island: r["island"].as_u64().map(|i| i as u32),
-        status: parsed.as_ref().filter(|_| r.get("status").is_some()).map(|p| status(p.status)),
+        status: parsed.as_ref().filter(|_| r.get("status").is_some()).map(|p| views::wit_status(p.status)),
         reason: text("reason"),
-        operator: parsed.as_ref().and_then(|p| p.operator).map(operator),
+        operator: parsed.as_ref().and_then(|p| p.operator).map(views::wit_operator),
         plan_item: text("planItem"),
-    }
-}
-
-fn status(s: evodb_core::Status) -> population::Status {
-    match s {
-        evodb_core::Status::Accepted => population::Status::Accepted,
-        evodb_core::Status::Rejected => population::Status::Rejected,
-        evodb_core::Status::Error => population::Status::Error,
-    }
-}
-
-fn operator(o: evodb_core::Operator) -> population::Operator {
-    match o {
-        evodb_core::Operator::Exploitation => population::Operator::Exploitation,
-        evodb_core::Operator::Exploration => population::Operator::Exploration,
-        evodb_core::Operator::Crossover => population::Operator::Crossover,
-        evodb_core::Operator::Migration => population::Operator::Migration,
     }
 }
 

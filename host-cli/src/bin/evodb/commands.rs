@@ -185,18 +185,9 @@ fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failure> {
         metrics: request.metrics.iter().map(|(name, value)| (name.to_string(), value)).collect(),
         changes: Some(request.changes),
         island: request.island,
-        status: Some(match request.status {
-            evodb_core::Status::Accepted => wit::Status::Accepted,
-            evodb_core::Status::Rejected => wit::Status::Rejected,
-            evodb_core::Status::Error => wit::Status::Error,
-        }),
+        status: Some(output::wit_status(request.status)),
         reason: request.reason,
-        operator: request.operator.map(|o| match o {
-            evodb_core::Operator::Exploitation => wit::Operator::Exploitation,
-            evodb_core::Operator::Exploration => wit::Operator::Exploration,
-            evodb_core::Operator::Crossover => wit::Operator::Crossover,
-            evodb_core::Operator::Migration => wit::Operator::Migration,
-        }),
+        operator: request.operator.map(output::wit_operator),
         plan_item: request.plan_item,
     })
 }

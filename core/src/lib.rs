@@ -41,6 +41,7 @@ mod pruning;
 mod ranking;
 mod rng;
 mod sampling;
+pub mod simulation;
 mod stats;
 mod stopping;
 mod validate;

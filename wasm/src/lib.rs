@@ -8,6 +8,9 @@ use evodb_core::{AddRequest, Config};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod simulation;
+pub use simulation::Simulation;
+
 /// A population database.
 ///
 /// ```js
@@ -201,7 +204,7 @@ pub fn policy_check(
     to_js(&evodb_core::policy_check(&changed, target_file, protected.as_deref()))
 }
 
-fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {
+pub(crate) fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {
     match seed {
         None => Ok(0),
         Some(s) if s >= 0.0 && s.fract() == 0.0 && s <= evodb_core::MAX_SEED as f64 => Ok(s as u64),
@@ -209,22 +212,22 @@ fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {
     }
 }
 
-fn stringify(value: &JsValue) -> Result<String, JsValue> {
+pub(crate) fn stringify(value: &JsValue) -> Result<String, JsValue> {
     js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()).ok_or_else(|| {
         error("invalid-input", "invalid input: the value cannot be written as JSON; pass a plain object")
     })
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&to_compact_js(value))
 }
 
 /// The one error conversion: an `Error` named `EvodbError` with the core's `code`.
-fn to_js_error(err: evodb_core::Error) -> JsValue {
+pub(crate) fn to_js_error(err: evodb_core::Error) -> JsValue {
     error(err.code(), &err.to_string())
 }
 
-fn error(code: &str, message: &str) -> JsValue {
+pub(crate) fn error(code: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
     err.set_name("EvodbError");
     js_sys::Reflect::set(&err, &"code".into(), &code.into()).expect("an Error accepts properties");

@@ -1,0 +1,75 @@
+//! The playground's live run: the core's synthetic evolution (`evodb_core::simulation`, the same
+//! one `evodb demo` drives through the component) with its events handed to JS after each batch.
+
+use evodb_core::Config;
+use evodb_core::simulation::Landscape;
+use wasm_bindgen::prelude::*;
+
+use crate::{error, seed_from, stringify, to_js, to_js_error};
+
+/// A synthetic evolution with no LLM: sample → mutate → evaluate → add, from a seed.
+///
+/// ```js
+/// import { Simulation } from "evodb";
+/// const sim = new Simulation({ numIslands: 4 }, 7, { terms: 4, ruggedness: 0.5 });
+/// const events = sim.step(100);        // [{event: "created", …}, {event: "added", …}, …]
+/// sim.stats().bestFitness;             // same as `evodb demo --seed 7 --iterations 100 …`
+/// ```
+#[wasm_bindgen]
+pub struct Simulation {
+    inner: evodb_core::simulation::Simulation,
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// `new Simulation(config?, seed?, landscape?)`: creates the database and adds the seed
+    /// program; `landscape` is `{terms: 2–8, ruggedness: 0–1}` (default `{terms: 4, ruggedness: 0}`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue, seed: Option<f64>, landscape: JsValue) -> Result<Simulation, JsValue> {
+        let config = if config.is_undefined() || config.is_null() {
+            Config::default()
+        } else {
+            Config::from_json(&stringify(&config)?).map_err(to_js_error)?
+        };
+        let landscape: Landscape = if landscape.is_undefined() || landscape.is_null() {
+            Landscape::default()
+        } else {
+            serde_json::from_str(&stringify(&landscape)?).map_err(|e| {
+                error("invalid-config", &format!("invalid config: `landscape` {e}; pass {{terms, ruggedness}}"))
+            })?
+        };
+        let inner =
+            evodb_core::simulation::Simulation::new(config, seed_from(seed)?, landscape).map_err(to_js_error)?;
+        Ok(Simulation { inner })
+    }
+
+    /// `sim.step(n)`: runs `n` iterations and returns the events since the last call.
+    pub fn step(&mut self, n: u32) -> Result<JsValue, JsValue> {
+        for _ in 0..n {
+            self.inner.step().map_err(to_js_error)?;
+        }
+        to_js(&self.inner.take_events())
+    }
+
+    /// `sim.iteration`: iterations run so far (the seed program is iteration 0).
+    #[wasm_bindgen(getter)]
+    pub fn iteration(&self) -> f64 {
+        self.inner.iteration() as f64
+    }
+
+    /// `sim.stats()`: the database's statistics, as `Database.stats()`.
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.database().stats())
+    }
+
+    /// `sim.best()`: the best program, or `null`.
+    pub fn best(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.database().best())
+    }
+
+    /// `sim.toJson()`: the database as `database.json` text (what `evodb demo` writes).
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json(&self) -> String {
+        self.inner.database().to_json()
+    }
+}

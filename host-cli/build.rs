@@ -10,6 +10,9 @@ fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let component = manifest.join("../wasm/dist/evodb-store.wasm");
     println!("cargo:rerun-if-changed={}", component.display());
+    // `evodb view` embeds the playground and the wasm-bindgen `web` package.
+    println!("cargo:rerun-if-changed={}", manifest.join("../www").display());
+    println!("cargo:rerun-if-changed={}", manifest.join("../wasm/pkg/web").display());
     let bytes = fs::read(&component).unwrap_or_else(|e| {
         panic!(
             "\n\nevodb embeds the store component, but `{}` cannot be read ({e}).\n\

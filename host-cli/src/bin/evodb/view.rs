@@ -1,0 +1,154 @@
+//! `evodb view [db]`: serves the playground (`www/` and the wasm-bindgen `web` package, both
+//! embedded in the binary) on 127.0.0.1, and with a database directory, that run's
+//! `database.json` and `history.ndjson` under `/run/`, read fresh on each request so a reload
+//! shows a run that is still going. Read-only: nothing here writes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use include_dir::{Dir, include_dir};
+
+use crate::args::ViewArgs;
+use crate::commands::Printed;
+use crate::failure::Failure;
+
+static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
+static PACKAGE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../wasm/pkg/web");
+
+pub fn run(args: ViewArgs) -> Result<Printed, Failure> {
+    let run_dir = args.db.as_deref().map(database_dir).transpose()?;
+    let listener = TcpListener::bind(("127.0.0.1", args.port))
+        .map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{}: {e}; pass another --port", args.port)))?;
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
+    let url = match &run_dir {
+        Some(_) => format!("http://127.0.0.1:{port}/?run=/run/"),
+        None => format!("http://127.0.0.1:{port}/"),
+    };
+    // The URL is the first line, flushed, so scripts and tests can read it and connect.
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{url}");
+    let _ = stdout.flush();
+    drop(stdout);
+    eprintln!("Serving the evodb playground{}; Ctrl-C stops.", describe(run_dir.as_deref()));
+    let run_dir = Arc::new(run_dir);
+    for stream in listener.incoming().flatten() {
+        // One thread a connection: a browser opens several at once, some only speculatively.
+        let run_dir = Arc::clone(&run_dir);
+        thread::spawn(move || serve(stream, run_dir.as_deref()));
+    }
+    Ok(Printed::from(String::new()))
+}
+
+/// Answers one request and closes the connection (no keep-alive: a local page loads a dozen files).
+fn serve(mut stream: TcpStream, run_dir: Option<&Path>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut head = String::new();
+    let mut reader = BufReader::new(&stream);
+    if reader.read_line(&mut head).is_err() {
+        return;
+    }
+    // Drain the headers; the playground needs none of them.
+    let mut line = String::new();
+    while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+        line.clear();
+    }
+    let mut parts = head.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let reply = respond(method, target, run_dir);
+    let header = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        reply.status,
+        reason(reply.status),
+        reply.content_type,
+        reply.body.len()
+    );
+    let _ = stream.write_all(header.as_bytes());
+    if method != "HEAD" {
+        let _ = stream.write_all(&reply.body);
+    }
+    let _ = stream.flush();
+}
+
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+}
+
+/// The directory holding `database.json`: the argument itself, or its parent when it names the file.
+fn database_dir(path: &Path) -> Result<PathBuf, Failure> {
+    let dir = if path.is_file() { path.parent().map(Path::to_path_buf).unwrap_or_default() } else { path.into() };
+    if !dir.join("database.json").is_file() {
+        return Err(Failure::NotFound(format!(
+            "no database.json in `{}`; pass the database directory (e.g. evolve-output/database)",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+fn describe(run_dir: Option<&Path>) -> String {
+    run_dir.map(|d| format!(" with the run in {}", d.display())).unwrap_or_default()
+}
+
+fn respond(method: &str, url: &str, run_dir: Option<&Path>) -> Reply {
+    if method != "GET" && method != "HEAD" {
+        return text(405, "the playground is read-only: GET only");
+    }
+    let path = url.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
+    let path = if path.is_empty() { "index.html" } else { path };
+    if path.split('/').any(|part| part == "..") {
+        return text(400, "no `..` in paths");
+    }
+    let body = if let Some(name) = path.strip_prefix("run/") {
+        match (run_dir, name) {
+            (Some(dir), "database.json") => std::fs::read(dir.join(name)).ok(),
+            // A run without history (the seed's CLI writes none) answers "no content", not 404.
+            (Some(dir), "history.ndjson") => match std::fs::read(dir.join(name)) {
+                Ok(bytes) => Some(bytes),
+                Err(_) => return Reply { status: 204, content_type: "text/plain", body: Vec::new() },
+            },
+            _ => None,
+        }
+    } else if let Some(name) = path.strip_prefix("pkg/") {
+        PACKAGE.get_file(name).map(|f| f.contents().to_vec())
+    } else {
+        SITE.get_file(path).map(|f| f.contents().to_vec())
+    };
+    match body {
+        Some(body) => Reply { status: 200, content_type: content_type(path), body },
+        None => text(404, &format!("not found: /{path}")),
+    }
+}
+
+fn text(status: u16, message: &str) -> Reply {
+    Reply { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec() }
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        204 => "No Content",
+        400 => "Bad Request",
+        404 => "Not Found",
+        _ => "Method Not Allowed",
+    }
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("json") => "application/json",
+        Some("ndjson") => "application/x-ndjson",
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}

@@ -1,0 +1,191 @@
+// The population as the views see it, rebuilt from the core's events (`created`, `added`,
+// `migrated`, `evicted`, `archive`, …): the live simulation and a replayed history.ndjson feed
+// the same model, so scrubbing the timeline is re-applying a prefix of one event list.
+
+const LOG_LENGTH = 200;
+
+export class Model {
+  constructor() {
+    this.reset({});
+  }
+
+  reset(config) {
+    this.config = config ?? {};
+    this.numIslands = this.config.numIslands ?? 3;
+    /** Live programs by id. */
+    this.programs = new Map();
+    /** Every program ever added, so a lineage reaches ancestors that were pruned since. */
+    this.known = new Map();
+    /** Per island: member id → true when it arrived by migration. */
+    this.islands = Array.from({ length: this.numIslands }, () => new Map());
+    this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null }));
+    /** Per island: points {x, best, mean} after each change of that island. */
+    this.series = Array.from({ length: this.numIslands }, () => []);
+    this.best = null;
+    this.fitnessRange = [Infinity, -Infinity];
+    this.archive = new Set();
+    this.counts = { added: 0, rejected: 0, errors: 0, cached: 0, migrated: 0, evicted: 0, sampled: 0 };
+    this.log = [];
+    this.applied = 0;
+  }
+
+  apply(event) {
+    this.applied += 1;
+    switch (event.event) {
+      case "created":
+        this.reset(event.config);
+        this.applied = 1;
+        this.note("created", `run created (seed ${event.seed}, ${this.numIslands} islands)`);
+        break;
+      case "added":
+        this.added(event);
+        break;
+      case "status":
+        this.counts.errors += 1;
+        this.note("error", `#${event.seq} failed evaluation: ${event.reason}`);
+        break;
+      case "cached":
+        this.counts.cached += 1;
+        this.note("cached", `duplicate of ${short(event.id)} answered from the cache`);
+        break;
+      case "sampled":
+        this.counts.sampled += 1;
+        break;
+      case "planned":
+        this.note("planned", `planned ${event.n} work items`);
+        break;
+      case "migrated":
+        this.migrated(event);
+        break;
+      case "evicted":
+        this.evicted(event);
+        break;
+      case "archive":
+        for (const id of event.left) this.archive.delete(id);
+        for (const id of event.entered) this.archive.add(id);
+        this.note("archive", `archive: +${event.entered.map(short).join(" +") || "0"} −${event.left.map(short).join(" −") || "0"}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  added(event) {
+    const request = event.request;
+    const program = {
+      id: event.id,
+      island: event.island,
+      fitness: event.fitness,
+      status: event.status,
+      cell: event.cell ?? null,
+      parentId: request.parentId ?? "0",
+      code: request.targetCode,
+      codePath: request.codePath,
+      changes: request.changes ?? "",
+      metrics: request.metrics,
+      operator: request.operator ?? null,
+      iteration: event.seq,
+      migratedFrom: event.migratedFrom ?? null,
+    };
+    this.counts.added += 1;
+    if (event.status === "rejected") this.counts.rejected += 1;
+    this.known.set(program.id, program);
+    this.programs.set(program.id, program);
+    this.join(event.island, program, program.migratedFrom !== null);
+    if (event.status !== "rejected" && (this.best === null || program.fitness > this.best.fitness)) {
+      this.best = program;
+    }
+    const [lo, hi] = this.fitnessRange;
+    this.fitnessRange = [Math.min(lo, program.fitness), Math.max(hi, program.fitness)];
+    this.note("added", `#${event.seq} ${short(event.id)} → island ${event.island}, fitness ${fmt(event.fitness)}`);
+  }
+
+  migrated({ id, from, to, copyId }) {
+    this.counts.migrated += 1;
+    const original = this.known.get(id);
+    if (!original) return;
+    if (copyId) {
+      const cell = original.cell && this.cellOnIsland(original.cell, to);
+      const copy = { ...original, id: copyId, island: to, migratedFrom: id, cell };
+      this.known.set(copyId, copy);
+      this.programs.set(copyId, copy);
+      this.join(to, copy, true);
+      this.note("migrated", `${short(id)} copied from island ${from} to ${to} as ${short(copyId)}`);
+    } else {
+      this.join(to, original, true);
+      this.note("migrated", `${short(id)} joined island ${to} from ${from}`);
+    }
+  }
+
+  evicted({ id, island, deleted }) {
+    this.counts.evicted += 1;
+    const program = this.known.get(id);
+    if (this.islands[island]?.delete(id) && program) {
+      const stats = this.islandStats[island];
+      stats.sum -= program.fitness;
+      stats.count -= 1;
+      if (stats.best === program) stats.best = this.islandBest(island);
+      this.point(island);
+    }
+    if (deleted) this.programs.delete(id);
+    this.note("evicted", `${short(id)} evicted from island ${island}${deleted ? " (deleted)" : ""}`);
+  }
+
+  join(island, program, migrant) {
+    const members = this.islands[island];
+    if (!members || members.has(program.id)) return;
+    members.set(program.id, migrant);
+    const stats = this.islandStats[island];
+    stats.sum += program.fitness;
+    stats.count += 1;
+    if (stats.best === null || program.fitness > stats.best.fitness) stats.best = program;
+    this.point(island);
+  }
+
+  point(island) {
+    const { sum, count, best } = this.islandStats[island];
+    this.series[island].push({ x: this.counts.added, best: best?.fitness ?? null, mean: count ? sum / count : null });
+  }
+
+  islandBest(island) {
+    let best = null;
+    for (const id of this.islands[island].keys()) {
+      const p = this.known.get(id);
+      if (p && (best === null || p.fitness > best.fitness)) best = p;
+    }
+    return best;
+  }
+
+  /** A copy's cell: the program's cell with every `island` coordinate set to its new island. */
+  cellOnIsland(cell, island) {
+    const dims = this.config.features ?? [];
+    return cell.map((c, i) => (dims[i]?.kind === "island" ? island : c));
+  }
+
+  /** Ancestors of `id`, oldest first, ending with the program itself. */
+  lineage(id) {
+    const chain = [];
+    const seen = new Set();
+    let current = this.known.get(id);
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      chain.unshift(current);
+      if (current.parentId === "0") return { chain, complete: true };
+      current = this.known.get(current.parentId);
+    }
+    return { chain, complete: false };
+  }
+
+  note(kind, text) {
+    this.log.push({ kind, text, at: this.applied });
+    if (this.log.length > LOG_LENGTH * 2) this.log.splice(0, this.log.length - LOG_LENGTH);
+  }
+}
+
+export function short(id) {
+  return String(id).slice(0, 8);
+}
+
+export function fmt(x) {
+  return x === null || x === undefined ? "—" : Number(x).toFixed(3);
+}

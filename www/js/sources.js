@@ -1,0 +1,145 @@
+// Where events come from: the core's synthetic evolution (live), or a saved run — its
+// history.ndjson when it has one, otherwise its database.json re-inserted in iterationFound order.
+
+import { Database, Simulation } from "../pkg/evodb.js";
+
+/** The form's settings as the core's config and landscape. */
+export function settingsFrom(form) {
+  const v = (name) => form.elements[name].value;
+  const n = (name) => Number(v(name));
+  const config = {
+    numIslands: n("numIslands"),
+    maxIslandSize: n("maxIslandSize"),
+    migrationInterval: n("migrationInterval"),
+    migrationRate: n("migrationRate"),
+    explorationRatio: n("explorationRatio"),
+    migration: v("migration"),
+  };
+  if (form.elements.operators.checked) {
+    config.operators = {
+      exploitation: n("exploitation"),
+      exploration: n("exploration"),
+      crossover: n("crossover"),
+      migration: n("migrationWeight"),
+    };
+  }
+  const features = FEATURES[v("features")];
+  if (features) config.features = features;
+  return { seed: n("seed"), config, landscape: { terms: n("terms"), ruggedness: n("ruggedness") } };
+}
+
+// Code lines of the synthetic programs run from 3 (no terms) to 3 + terms.
+const LINES = { kind: "codeLines", thresholds: [5, 6, 7] };
+const FEATURES = {
+  none: null,
+  "island-lines": [{ kind: "island" }, LINES],
+  "accuracy-lines": [{ kind: "metric", metric: "accuracy", min: 0, max: 1, bins: 10 }, LINES],
+  "accuracy-worst": [
+    { kind: "metric", metric: "accuracy", min: 0, max: 1, bins: 10 },
+    { kind: "metric", metric: "worst-case", min: 0, max: 1, bins: 10 },
+  ],
+};
+
+/** A live run of the core's synthetic evolution. */
+export class LiveRun {
+  constructor({ seed, config, landscape }) {
+    this.simulation = new Simulation(config, seed, landscape);
+    this.pending = this.simulation.step(0);
+  }
+
+  /** Events of the seed program (first call) and of `n` more iterations. */
+  step(n) {
+    const events = this.pending.concat(n > 0 ? this.simulation.step(n) : []);
+    this.pending = [];
+    return events;
+  }
+
+  stats() {
+    return this.simulation.stats();
+  }
+}
+
+/**
+ * A saved run as events. `files` maps a file name to its text. With history.ndjson the events are
+ * the recorded ones; without, the programs of database.json are re-inserted by iterationFound.
+ */
+export function savedRun(databaseText, historyText) {
+  const problems = Database.validate(databaseText);
+  if (problems.length > 0) {
+    throw new Error(`database.json does not load: ${problems[0]}`);
+  }
+  const file = JSON.parse(databaseText);
+  if (historyText && historyText.trim()) {
+    const events = historyText
+      .split("\n")
+      .filter((line) => line.trim())
+      .map((line, i) => {
+        try {
+          return JSON.parse(line);
+        } catch (e) {
+          throw new Error(`history.ndjson line ${i + 1} is not JSON (${e.message}); the file is torn — remove that line`);
+        }
+      });
+    if (events[0]?.event === "created") return { file, events, note: null };
+    return {
+      file,
+      events: reinserted(file),
+      note: "history.ndjson does not start at the run's creation, so the programs are re-inserted from database.json.",
+    };
+  }
+  return {
+    file,
+    events: reinserted(file),
+    note:
+      "No history.ndjson: the programs of database.json are re-inserted in iterationFound order. " +
+      "Programs pruned before the file was saved are not in it, so migrations and evictions are not shown.",
+  };
+}
+
+/** Synthetic `created`/`added`/`migrated` events that rebuild the file's final islands. */
+function reinserted(file) {
+  const ext = file.evodb ?? {};
+  const config = {
+    numIslands: file.numIslands,
+    maxIslandSize: file.maxIslandSize,
+    migrationInterval: file.migrationInterval,
+    migrationRate: file.migrationRate,
+    explorationRatio: file.explorationRatio,
+    ...(ext.config ?? {}),
+  };
+  const homes = new Map();
+  (file.islands ?? []).forEach((members, island) => {
+    for (const id of members) {
+      if (!homes.has(id)) homes.set(id, []);
+      homes.get(id).push(island);
+    }
+  });
+  const programs = Object.values(file.programs ?? {}).sort(
+    (a, b) => a.iterationFound - b.iterationFound || a.timestamp - b.timestamp,
+  );
+  const events = [{ event: "created", seed: ext.seed ?? 0, config }];
+  for (const p of programs) {
+    const islands = homes.get(p.id) ?? [p.island ?? 0];
+    const values = Object.values(p.metrics ?? {});
+    events.push({
+      event: "added",
+      seq: p.iterationFound,
+      id: p.id,
+      island: islands[0],
+      status: p.status ?? "accepted",
+      fitness: values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0,
+      cell: p.cell ?? undefined,
+      migratedFrom: p.migratedFrom ?? null,
+      request: {
+        codePath: p.codePath,
+        targetCode: p.targetCode,
+        parentId: p.parentId,
+        metrics: p.metrics,
+        changes: p.changes,
+      },
+      now: p.timestamp,
+    });
+    for (const to of islands.slice(1)) events.push({ event: "migrated", id: p.id, from: islands[0], to });
+  }
+  return events;
+}

@@ -1,0 +1,57 @@
+// Colours: a perceptual ramp for fitness (viridis stops) and a categorical palette for islands.
+
+const RAMP = [
+  [68, 1, 84], [72, 40, 120], [62, 74, 137], [49, 104, 142], [38, 130, 142],
+  [31, 158, 137], [53, 183, 121], [110, 206, 88], [181, 222, 43], [253, 231, 37],
+];
+
+/** Position of `value` within `[lo, hi]`, clamped to [0, 1]. */
+function unit(value, [lo, hi]) {
+  return hi > lo ? Math.min(1, Math.max(0, (value - lo) / (hi - lo))) : 1;
+}
+
+function rampAt(t) {
+  const x = t * (RAMP.length - 1);
+  const i = Math.min(RAMP.length - 2, Math.floor(x));
+  const f = x - i;
+  return RAMP[i].map((c, k) => Math.round(c + (RAMP[i + 1][k] - c) * f));
+}
+
+/** Fitness `value` within `[lo, hi]` as a CSS colour. */
+export function fitnessColor(value, range) {
+  const [r, g, b] = rampAt(unit(value, range));
+  return `rgb(${r},${g},${b})`;
+}
+
+// 256 shades as opaque RGBA pixels (little-endian ABGR), for views that write pixels directly.
+const PIXELS = Uint32Array.from({ length: 256 }, (_, i) => {
+  const [r, g, b] = rampAt(i / 255);
+  return (255 << 24) | (b << 16) | (g << 8) | r;
+});
+
+/** Fitness `value` within `[lo, hi]` as an RGBA pixel for an ImageData's Uint32 view. */
+export function fitnessPixel(value, range) {
+  return PIXELS[Math.round(unit(value, range) * 255)];
+}
+
+const ISLANDS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+
+export function islandColor(island) {
+  return ISLANDS[island % ISLANDS.length];
+}
+
+/** A canvas sized for the device's pixels, with its CSS size as the drawing units. */
+export function prepare(canvas) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth || canvas.width;
+  const height = canvas.clientHeight || canvas.height;
+  if (canvas.width !== Math.round(width * ratio)) {
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+  }
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  ctx.font = "11px system-ui, sans-serif";
+  return { ctx, width, height };
+}

@@ -6,12 +6,14 @@
 //! The `evodb` binary (`src/bin/evodb/`) is built on these pieces:
 //! - [`Host`]: engine, linker, limits; [`Host::call`] turns traps into [`HostError`]s;
 //! - [`precompiled`]: the embedded component, compiled once and cached as machine code;
-//! - [`DatabaseDir`]: the database directory, resolved, created and locked.
+//! - [`DatabaseDir`]: the database directory, resolved, created and locked;
+//! - [`trial`]: `evodb trial`, the seed's correctness gate and benchmark (no component).
 
 mod directory;
 mod error;
 pub mod precompiled;
 mod runtime;
+pub mod trial;
 pub mod views;
 
 pub mod bindings {

@@ -13,7 +13,9 @@ Exit codes:
   3  not found: a file named by a flag, a program id
   4  sandbox limit: the call exceeded its time budget or memory cap
   5  IO: the database directory cannot be created, read, written or locked
- 70  internal: the component failed (a bug in evodb)";
+  6  retry (trial): --judge holds no valid judge score; ask the judge again
+ 70  internal: the component failed (a bug in evodb)
+130  interrupted (trial): Ctrl-C or SIGTERM; the target file was restored";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -74,11 +76,15 @@ pub enum Command {
     History(HistoryArgs),
     /// Run a self-contained evolution of a synthetic problem through the component (no LLM).
     Demo(DemoArgs),
+    /// Serve the playground on 127.0.0.1 (prints the URL); with a database, the page replays that run.
+    View(ViewArgs),
     /// Plan a batch of work items for parallel workers (seed 003): operator, parents, island, name
     Plan(PlanArgs),
     /// Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)
     #[command(name = "should-stop")]
     ShouldStop(DbArg),
+    #[command(about = crate::trial::ABOUT, long_about = crate::trial::LONG_ABOUT, after_help = crate::trial::EXIT_CODES)]
+    Trial(crate::trial::TrialArgs),
 }
 
 #[derive(Debug, Args)]
@@ -294,4 +300,20 @@ pub struct DemoArgs {
     /// Output directory: the database goes to <out>/database, candidates to <out>/candidates.
     #[arg(long = "out", default_value = "evolve-output")]
     pub out: PathBuf,
+    /// The database config as JSON (as `init --config`), used when the database is created.
+    #[arg(long = "config", default_value = "{}", value_name = "JSON")]
+    pub config: String,
+    /// The synthetic fitness landscape: polynomial terms (2–8) and ruggedness (0–1).
+    #[arg(long = "landscape", default_value = r#"{"terms":4,"ruggedness":0}"#, value_name = "JSON")]
+    pub landscape: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// A database directory (or its database.json) to open in the playground.
+    #[arg(value_name = "dbPath")]
+    pub db: Option<PathBuf>,
+    /// Port on 127.0.0.1; 0 picks a free one.
+    #[arg(long = "port", default_value_t = 8787)]
+    pub port: u16,
 }

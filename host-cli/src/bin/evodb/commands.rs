@@ -83,6 +83,8 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             let verdict = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_should_stop(st, dir))?;
             Ok(output::json(&output::stop_verdict(verdict)).into())
         }
+        Command::Trial(args) => crate::trial::run(args),
+        Command::View(args) => crate::view::run(args),
     }
 }
 

@@ -14,6 +14,9 @@ pub enum Failure {
     Limit(String),
     #[error("{0}")]
     Io(String),
+    /// `trial --judge`: the judge's answer is invalid; the orchestrator asks again.
+    #[error("{0}")]
+    Retry(String),
     #[error("{0}")]
     Internal(String),
 }
@@ -26,6 +29,7 @@ impl Failure {
             Failure::NotFound(_) => 3,
             Failure::Limit(_) => 4,
             Failure::Io(_) => 5,
+            Failure::Retry(_) => 6,
             Failure::Internal(_) => 70,
         }
     }

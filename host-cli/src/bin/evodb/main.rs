@@ -7,13 +7,15 @@ mod config_flags;
 mod demo;
 mod failure;
 mod session;
+mod trial;
+mod view;
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::args::Cli;
+use crate::args::{Cli, Command};
 use crate::session::Runtime;
 
 fn main() -> ExitCode {
@@ -25,7 +27,12 @@ fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
-    let result = Runtime::start(&cli.sandbox).and_then(|runtime| commands::run(&runtime, cli.command));
+    let result = match cli.command {
+        // The commands that need no component.
+        Command::Trial(args) => trial::run(args),
+        Command::View(args) => view::run(args),
+        command => Runtime::start(&cli.sandbox).and_then(|runtime| commands::run(&runtime, command)),
+    };
     match result {
         Ok(printed) => {
             for warning in &printed.warnings {

@@ -1,0 +1,319 @@
+//! `evodb trial`: the seed skill's correctness gate and benchmark, done safely. The candidate
+//! replaces the target file, the test command runs, then (when the tests pass) the benchmark;
+//! the original is always put back: on success, on error, on Ctrl-C/SIGTERM/SIGHUP, and after a
+//! SIGKILL by the next trial of the same target (see [`files`]). Commands run with `sh -c` in
+//! their own process group, which is killed on timeout.
+//!
+//! Nothing here needs the database component: this is the one host-only command.
+
+mod files;
+mod interrupt;
+mod process;
+pub mod score;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use self::files::{Paths, TargetLock};
+use self::process::Finished;
+use self::score::JudgeScore;
+pub use interrupt::INTERRUPTED_EXIT;
+
+/// How many characters of a command's output the report keeps (its end).
+pub const OUTPUT_CHARS: usize = 2000;
+
+/// What a trial runs.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub target: PathBuf,
+    pub candidate: PathBuf,
+    pub test: Option<String>,
+    pub bench: Option<String>,
+    pub score_key: String,
+    /// For each command.
+    pub timeout: Duration,
+    /// A file holding the LLM judge's answer.
+    pub judge: Option<PathBuf>,
+    /// Where the commands run; the current directory when `None`.
+    pub cwd: Option<PathBuf>,
+}
+
+/// The classes of failure; the CLI maps each to its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Bad flags: nothing to run.
+    Usage,
+    /// A file or directory named by a flag is missing.
+    NotFound,
+    /// The benchmark failed or printed no usable score; a flag names a directory.
+    BadInput,
+    /// The benchmark outlived `--timeoutSec`.
+    Timeout,
+    /// The judge's answer holds no valid score: ask the judge again.
+    Retry,
+    /// The target cannot be backed up, swapped or restored; a command cannot be started.
+    Io,
+    Internal,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct TrialError {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// The report to print on stdout too (with an `error` field), when there is one.
+    pub report: Option<Value>,
+}
+
+fn fail(kind: ErrorKind, message: impl Into<String>) -> TrialError {
+    TrialError { kind, message: message.into(), report: None }
+}
+
+fn io_error(action: &str, path: &Path, e: io::Error) -> TrialError {
+    fail(ErrorKind::Io, format!("cannot {action} `{}`: {e}; check the path and its permissions", path.display()))
+}
+
+/// Installs the Ctrl-C/SIGTERM/SIGHUP handler that restores the target; once per process.
+pub fn install_interrupt_handler() -> Result<(), TrialError> {
+    interrupt::install().map_err(|m| fail(ErrorKind::Internal, m))
+}
+
+/// The lock, registered with the interrupt handler (which removes its file) while held.
+struct Held {
+    _lock: TargetLock,
+}
+
+impl Held {
+    fn new(lock: TargetLock, path: &Path) -> Held {
+        interrupt::with(|active| active.lock = Some(path.to_path_buf()));
+        Held { _lock: lock }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        interrupt::with(|active| active.lock = None);
+    }
+}
+
+/// The swapped target: restored by [`Swap::restore`], or at the latest when dropped.
+struct Swap;
+
+impl Swap {
+    /// Backs the target up and installs the candidate.
+    fn start(paths: &Paths, candidate: &[u8]) -> Result<Swap, TrialError> {
+        let permissions = fs::metadata(&paths.target).map_err(|e| io_error("read", &paths.target, e))?.permissions();
+        interrupt::with(|active| {
+            if let Err(e) = files::back_up(paths) {
+                let _ = fs::remove_file(&paths.temp);
+                return Err(io_error("back up the target to", &paths.backup, e));
+            }
+            active.swapped = Some(paths.clone());
+            Ok(())
+        })?;
+        let swap = Swap;
+        interrupt::with(|_| files::install(paths, candidate, permissions)).map_err(|e| {
+            let _ = fs::remove_file(&paths.temp);
+            io_error("copy the candidate over", &paths.target, e)
+        })?;
+        Ok(swap)
+    }
+
+    fn restore(&self) -> io::Result<()> {
+        interrupt::with(|active| match active.swapped.take() {
+            Some(paths) => files::restore(&paths),
+            None => Ok(()),
+        })
+    }
+}
+
+impl Drop for Swap {
+    fn drop(&mut self) {
+        let _ = self.restore();
+    }
+}
+
+/// Runs the trial. `note` receives what stderr should say (a recovered backup, a wait).
+pub fn run(spec: &Spec, note: &mut dyn FnMut(&str)) -> Result<Value, TrialError> {
+    let paths = Paths::resolve(&spec.target).map_err(|m| fail(ErrorKind::NotFound, m))?;
+    let target = paths.target.display().to_string();
+    let lock = TargetLock::acquire(&paths.lock, || note(&format!("waiting for another trial of `{target}` to end")))
+        .map_err(|e| io_error("lock", &paths.lock, e))?;
+    let _held = Held::new(lock, &paths.lock);
+    let recovered = interrupt::with(|_| files::recover(&paths))
+        .map_err(|e| io_error("restore the backup left by an interrupted trial,", &paths.backup, e))?;
+    if recovered {
+        note(&format!("restored `{target}` from `{}`, left by an interrupted trial", paths.backup.display()));
+    }
+    let (candidate, judge) = check(spec, &paths)?;
+
+    let swap = Swap::start(&paths, &candidate)?;
+    let ran = run_commands(spec);
+    let restored = swap.restore();
+    drop(swap);
+    if let Err(e) = restored {
+        let mut message = format!(
+            "cannot restore `{target}` ({e}); the original is `{}`: the next `evodb trial` of this target restores \
+             it, or rename it back yourself",
+            paths.backup.display()
+        );
+        if let Err(first) = &ran {
+            message = format!("{first}; and {message}");
+        }
+        return Err(fail(ErrorKind::Io, message));
+    }
+    let (tests, bench) = ran?;
+    report(spec, tests, bench, judge, recovered)
+}
+
+/// Every input checked before the target is touched: the candidate's bytes and the judge's score.
+fn check(spec: &Spec, paths: &Paths) -> Result<(Vec<u8>, Option<JudgeScore>), TrialError> {
+    if spec.test.is_none() && spec.bench.is_none() {
+        return Err(fail(
+            ErrorKind::Usage,
+            "nothing to run: pass --test \"<cmd>\" (the correctness gate), --bench \"<cmd>\" (the benchmark), or both",
+        ));
+    }
+    let file = |flag: &str, path: &Path, what: &str| -> Result<(), TrialError> {
+        match fs::metadata(path) {
+            Ok(m) if m.is_file() => Ok(()),
+            Ok(_) => Err(fail(ErrorKind::BadInput, format!("{flag} `{}` is not a file; pass {what}", path.display()))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(fail(ErrorKind::NotFound, format!("{flag} `{}` does not exist; pass {what}", path.display())))
+            }
+            Err(e) => Err(io_error("read", path, e)),
+        }
+    };
+    file("--target", &paths.target, "the file the candidate replaces while the commands run")?;
+    file("--candidate", &spec.candidate, "the file holding the candidate's code")?;
+    let candidate = fs::read(&spec.candidate).map_err(|e| io_error("read", &spec.candidate, e))?;
+    if let Some(dir) = &spec.cwd
+        && !dir.is_dir()
+    {
+        return Err(fail(
+            ErrorKind::NotFound,
+            format!("--cwd `{}` is not a directory; pass the directory the commands run in", dir.display()),
+        ));
+    }
+    let judge = match &spec.judge {
+        None => None,
+        Some(path) => {
+            file("--judge", path, "the file holding the judge's answer")?;
+            let bytes = fs::read(path).map_err(|e| io_error("read", path, e))?;
+            let score = score::judge_score(&String::from_utf8_lossy(&bytes)).map_err(|e| TrialError {
+                kind: ErrorKind::Retry,
+                message: format!("--judge `{}`: {e}", path.display()),
+                report: Some(json!({"retry": true, "error": e.0})),
+            })?;
+            Some(score)
+        }
+    };
+    Ok((candidate, judge))
+}
+
+fn run_commands(spec: &Spec) -> Result<(Option<Finished>, Option<Finished>), TrialError> {
+    let run = |flag: &str, command: &str| {
+        process::run(command, spec.cwd.as_deref(), spec.timeout)
+            .map_err(|e| fail(ErrorKind::Io, format!("cannot start {flag} with `sh -c` ({e}); is `sh` on PATH?")))
+    };
+    let tests = spec.test.as_deref().map(|command| run("--test", command)).transpose()?;
+    if tests.as_ref().is_some_and(|t| !t.succeeded()) {
+        return Ok((tests, None));
+    }
+    let bench = spec.bench.as_deref().map(|command| run("--bench", command)).transpose()?;
+    Ok((tests, bench))
+}
+
+fn report(
+    spec: &Spec,
+    tests: Option<Finished>,
+    bench: Option<Finished>,
+    judge: Option<JudgeScore>,
+    recovered: bool,
+) -> Result<Value, TrialError> {
+    let passed = tests.as_ref().is_none_or(Finished::succeeded);
+    let bench_score = bench.as_ref().map(|b| benchmark_score(spec, b)).transpose();
+    let score = bench_score.as_ref().ok().copied().flatten();
+    let combined = match (passed, score, judge) {
+        (false, _, _) => None,
+        (true, Some(b), Some(j)) => Some((b + j.score) / 2.0),
+        (true, Some(b), None) => Some(b),
+        (true, None, Some(j)) => Some(j.score),
+        (true, None, None) => None,
+    };
+    let mut out = json!({
+        "passed": passed,
+        "tests": tests.as_ref().map(command_json),
+        "benchmark": bench.as_ref().map(|b| {
+            let mut value = command_json(b);
+            value["score"] = json!(score);
+            value
+        }),
+        "judge": judge.map(|j| json!({"score": j.score, "raw": j.raw})),
+        "combined": combined,
+        "restored": true,
+        "recovered": recovered,
+    });
+    match bench_score {
+        Ok(_) => Ok(out),
+        Err(mut err) => {
+            out["error"] = json!(err.message);
+            err.report = Some(out);
+            Err(err)
+        }
+    }
+}
+
+fn benchmark_score(spec: &Spec, bench: &Finished) -> Result<f64, TrialError> {
+    let ends = || {
+        let tail = tail(&bench.output, 300);
+        if tail.trim().is_empty() { "it printed nothing".to_string() } else { format!("its output ends: {tail:?}") }
+    };
+    if bench.timed_out {
+        return Err(fail(
+            ErrorKind::Timeout,
+            format!(
+                "the benchmark was killed after --timeoutSec {} s; raise --timeoutSec, or the candidate is too slow ({})",
+                spec.timeout.as_secs_f64(),
+                ends()
+            ),
+        ));
+    }
+    if !bench.succeeded() {
+        let how = match (bench.exit_code, bench.signal) {
+            (Some(code), _) => format!("exited with code {code}"),
+            (None, Some(signal)) => format!("was killed by signal {signal}"),
+            (None, None) => "failed".to_string(),
+        };
+        return Err(fail(
+            ErrorKind::BadInput,
+            format!("the benchmark {how} ({}); run it by hand in the trial's directory to check the setup", ends()),
+        ));
+    }
+    score::benchmark_score(&bench.stdout, &spec.score_key).map_err(|e| fail(ErrorKind::BadInput, e.0))
+}
+
+fn command_json(run: &Finished) -> Value {
+    json!({
+        "exitCode": run.exit_code,
+        "signal": run.signal,
+        "seconds": (run.seconds * 1000.0).round() / 1000.0,
+        "timedOut": run.timed_out,
+        "output": tail(&run.output, OUTPUT_CHARS),
+    })
+}
+
+/// The last `chars` characters of `text`.
+fn tail(text: &str, chars: usize) -> &str {
+    if chars == 0 {
+        return "";
+    }
+    match text.char_indices().rev().nth(chars - 1) {
+        Some((at, _)) => &text[at..],
+        None => text,
+    }
+}

@@ -33,6 +33,13 @@ for target in nodejs web; do
   optimize "$out/evodb_bg.wasm"
 done
 cp wasm/package.json.in wasm/pkg/package.json
+# The skill folder carries its own copy of the Node build, so it works wherever it is copied
+# (skill/scripts/db-cli.mjs imports ./evodb-wasm/evodb.js). wasm-bindgen's Node build is CommonJS:
+# its own package.json keeps it so under any enclosing "type": "module".
+rm -rf skill/scripts/evodb-wasm
+mkdir -p skill/scripts/evodb-wasm
+cp wasm/pkg/node/* skill/scripts/evodb-wasm/
+printf '{\n  "type": "commonjs"\n}\n' > skill/scripts/evodb-wasm/package.json
 
 mkdir -p wasm/dist
 cargo build -q -p evodb-component --target wasm32-unknown-unknown --profile wasm-release

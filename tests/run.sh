@@ -38,6 +38,11 @@ cargo test -p evodb-wasm --target wasm32-unknown-unknown -- --nocapture 2>&1 | t
 cargo test --release -p evodb-host -- --nocapture 2>&1 | tee -a "$log"
 # The npm package and the component under jco, from node:test.
 node --test wasm/tests/ 2>&1 | tee -a "$log"
+# The playground in headless Chromium, served by `evodb view` (screenshots: target/www-screenshots/).
+node --test www/tests/ 2>&1 | tee -a "$log"
+# The skill: the Node drop-in db-cli.mjs (seed shapes, 8 × 50 parallel adds, bad input) and the
+# scripted end-to-end loop through `evodb` and `evodb trial`.
+node --test skill/tests/ 2>&1 | tee -a "$log"
 # The component under Python's wasmtime package.
 "$venv/bin/pytest" -q -s wasm/tests/python 2>&1 | tee -a "$log"
 

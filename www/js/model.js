@@ -42,7 +42,7 @@ export class Model {
         break;
       case "status":
         this.counts.errors += 1;
-        this.note("error", `#${event.seq} failed evaluation: ${event.reason}`);
+        this.note("error", `#${event.seq - 1} failed evaluation: ${event.reason}`);
         break;
       case "cached":
         this.counts.cached += 1;
@@ -84,7 +84,8 @@ export class Model {
       changes: request.changes ?? "",
       metrics: request.metrics,
       operator: request.operator ?? null,
-      iteration: event.seq,
+      // `seq` counts every evaluation from 1; the seed program is iteration 0.
+      iteration: event.seq - 1,
       migratedFrom: event.migratedFrom ?? null,
     };
     this.counts.added += 1;
@@ -97,7 +98,7 @@ export class Model {
     }
     const [lo, hi] = this.fitnessRange;
     this.fitnessRange = [Math.min(lo, program.fitness), Math.max(hi, program.fitness)];
-    this.note("added", `#${event.seq} ${short(event.id)} → island ${event.island}, fitness ${fmt(event.fitness)}`);
+    this.note("added", `#${event.seq - 1} ${short(event.id)} → island ${event.island}, fitness ${fmt(event.fitness)}`);
   }
 
   migrated({ id, from, to, copyId }) {

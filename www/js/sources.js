@@ -123,7 +123,7 @@ function reinserted(file) {
     const values = Object.values(p.metrics ?? {});
     events.push({
       event: "added",
-      seq: p.iterationFound,
+      seq: p.iterationFound + 1,
       id: p.id,
       island: islands[0],
       status: p.status ?? "accepted",

@@ -42,7 +42,6 @@ const SHOWN = new Set(["added", "migrated", "evicted", "archive", "error", "cach
 export function drawEvents(element, model) {
   const entries = model.log.filter((e) => SHOWN.has(e.kind)).slice(-100).reverse();
   element.replaceChildren(...entries.map((e) => item(`${e.at}. ${e.text}`, `event-${e.kind}`)));
-  element.start = model.applied;
 }
 
 /** The ten best live programs as buttons that select them. */

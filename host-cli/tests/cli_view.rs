@@ -1,0 +1,95 @@
+//! `evodb view`: the playground and the run's files over http on 127.0.0.1, read-only; a missing
+//! database is a clear error. (The page itself is tested in Chromium: www/tests/.)
+
+mod cli;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+
+use cli::{Run, command};
+
+/// A running `evodb view`, killed on drop.
+struct Viewer {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn view(args: &[&str]) -> Viewer {
+    let mut child = command().arg("view").args(args).args(["--port", "0"]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+    let base = url.trim().split('?').next().unwrap().trim_end_matches('/').to_string();
+    assert!(base.starts_with("http://127.0.0.1:"), "{url}");
+    Viewer { child, base }
+}
+
+/// One request; returns the status code, the content type and the body.
+fn get(viewer: &Viewer, method: &str, path: &str) -> (u16, String, Vec<u8>) {
+    let address = viewer.base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
+    let head = String::from_utf8_lossy(&response[..split]).into_owned();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let content_type = head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or_default().to_string();
+    (status, content_type, response[split + 4..].to_vec())
+}
+
+#[test]
+fn serves_the_page_the_wasm_and_the_run_read_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().display().to_string();
+    let demo = Run::from(command().args(["demo", "--iterations", "5", "--out", &out]).output().unwrap());
+    assert_eq!(demo.code, 0, "{demo:?}");
+    let db = tmp.path().join("database");
+    let before = std::fs::read(db.join("database.json")).unwrap();
+    let history = std::fs::read(db.join("history.ndjson")).unwrap();
+    let viewer = view(&[db.to_str().unwrap()]);
+
+    let (status, kind, page) = get(&viewer, "GET", "/");
+    assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(String::from_utf8_lossy(&page).contains("data-ready=\"false\""));
+    for script in ["/js/main.js", "/js/model.js", "/js/sources.js", "/js/views/islands.js", "/pkg/evodb.js"] {
+        assert_eq!(get(&viewer, "GET", script).0, 200, "{script}");
+    }
+    let (status, kind, wasm) = get(&viewer, "GET", "/pkg/evodb_bg.wasm");
+    assert_eq!((status, kind.as_str()), (200, "application/wasm"));
+    assert_eq!(&wasm[..4], b"\0asm");
+    assert_eq!(get(&viewer, "GET", "/run/database.json?x=1").2, before);
+    assert_eq!(get(&viewer, "GET", "/run/history.ndjson").2, history);
+
+    assert_eq!(get(&viewer, "GET", "/../database.json").0, 400);
+    assert_eq!(get(&viewer, "GET", "/run/../../etc/passwd").0, 400);
+    assert_eq!(get(&viewer, "GET", "/run/config.toml").0, 404);
+    assert_eq!(get(&viewer, "GET", "/nothing.js").0, 404);
+    assert_eq!(get(&viewer, "POST", "/run/database.json").0, 405);
+    assert_eq!(std::fs::read(db.join("database.json")).unwrap(), before, "view never writes");
+}
+
+#[test]
+fn a_run_without_history_answers_no_content_and_a_file_path_works() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("database.json"), "{}").unwrap();
+    let viewer = view(&[tmp.path().join("database.json").to_str().unwrap()]);
+    assert_eq!(get(&viewer, "GET", "/run/database.json").2, b"{}");
+    assert_eq!(get(&viewer, "GET", "/run/history.ndjson").0, 204);
+}
+
+#[test]
+fn no_database_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = Run::from(command().args(["view", tmp.path().to_str().unwrap(), "--port", "0"]).output().unwrap());
+    assert_eq!(run.code, 3, "{run:?}");
+    assert!(run.stderr.contains("no database.json in"), "{run:?}");
+    assert!(run.stderr.contains("pass the database directory"), "{run:?}");
+}

@@ -34,7 +34,7 @@ for target in nodejs web; do
 done
 cp wasm/package.json.in wasm/pkg/package.json
 # The skill folder carries its own copy of the Node build, so it works wherever it is copied
-# (skill/scripts/db-cli.mjs imports ./evodb-wasm/evodb.js). wasm-bindgen's Node build is CommonJS:
+# (skill/scripts/lib/store.mjs imports ../evodb-wasm/evodb.js). wasm-bindgen's Node build is CommonJS:
 # its own package.json keeps it so under any enclosing "type": "module".
 rm -rf skill/scripts/evodb-wasm
 mkdir -p skill/scripts/evodb-wasm

@@ -1,0 +1,182 @@
+// The writers' lock on a database directory: database.json.lock, created with O_EXCL and holding
+// its owner's pid (stale locks are broken), plus the native `evodb` CLI's flock on .evodb.lock,
+// taken through flock(1) where it exists. Released on exit and on SIGINT, SIGTERM and SIGHUP.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { EXIT, Failure } from "./args.mjs";
+
+/** The lock among db-cli.mjs processes: created with O_EXCL, holds its owner's pid. */
+const LOCK_FILE = "database.json.lock";
+/** The native `evodb` CLI's lock (an flock); taken too, through flock(1), where it exists. */
+const NATIVE_LOCK_FILE = ".evodb.lock";
+/** A lock older than this is stale whatever its pid says (pids get reused); an add takes < 1 s. */
+const STALE_LOCK_MS = 10 * 60 * 1000;
+/** How long to wait for the lock before giving up (exit 5); EVODB_LOCK_TIMEOUT_MS overrides. */
+const LOCK_TIMEOUT_MS = Number(process.env.EVODB_LOCK_TIMEOUT_MS) || 120_000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+/**
+ * Whether the lock file is stale (its owner died, or it is very old); if so, removes it. The
+ * removal happens under a second O_EXCL file and only if the lock still holds what was judged
+ * stale, so two waiters can never both break it and one delete the other's fresh lock.
+ */
+function breakIfStale(lockPath) {
+  let text, stat;
+  try {
+    stat = fs.statSync(lockPath);
+    text = fs.readFileSync(lockPath, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return true; // released meanwhile: try again at once
+    throw e;
+  }
+  const age = Date.now() - stat.mtimeMs;
+  let owner = null;
+  try {
+    owner = JSON.parse(text);
+  } catch {
+    // An owner between creating and writing it, or a crash in that instant.
+  }
+  const stale =
+    age > STALE_LOCK_MS ||
+    (owner === null ? age > 2000 : owner.host === os.hostname() && Number.isInteger(owner.pid) && !processAlive(owner.pid));
+  if (!stale) return false;
+  const guard = `${lockPath}.break`;
+  try {
+    fs.writeFileSync(guard, String(process.pid), { flag: "wx" });
+  } catch (e) {
+    if (e.code !== "EEXIST") throw e;
+    try {
+      if (Date.now() - fs.statSync(guard).mtimeMs > 10_000) fs.unlinkSync(guard); // its breaker died
+    } catch {}
+    return false;
+  }
+  try {
+    let again;
+    try {
+      again = fs.readFileSync(lockPath, "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") return true;
+      throw e;
+    }
+    if (again === text) fs.unlinkSync(lockPath);
+    return true;
+  } finally {
+    fs.rmSync(guard, { force: true });
+  }
+}
+
+/**
+ * Takes the native CLI's flock on `<dir>/.evodb.lock` through flock(1): `flock -x FILE cat` starts
+ * `cat` once the lock is held, and `cat` echoing our line says so. The lock lives as long as that
+ * `cat`, which ends when our end of its stdin closes — on release, or when this process dies in
+ * any way. Resolves null where flock(1) is missing (e.g. macOS): then only db-cli.mjs processes
+ * exclude each other.
+ */
+function takeNativeLock(dir, deadline) {
+  if (process.env.EVODB_NO_FLOCK) return Promise.resolve(null);
+  const lockPath = path.join(dir, NATIVE_LOCK_FILE);
+  return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn("flock", ["-x", lockPath, "cat"], { stdio: ["pipe", "pipe", "ignore"] });
+    } catch {
+      resolve(null);
+      return;
+    }
+    let settled = false;
+    const settle = (value, error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      settle(null, new Failure(EXIT.io, `cannot lock \`${lockPath}\`: timed out after ${LOCK_TIMEOUT_MS} ms; a native evodb process holds it (check for a hung one)`));
+    }, Math.max(0, deadline - Date.now()));
+    child.on("error", () => settle(null)); // no flock(1) here
+    child.on("exit", () => settle(null)); // flock(1) could not lock this file system: db-cli.mjs's own lock still holds
+    child.stdin.on("error", () => {});
+    child.stdout.once("data", () => settle(child));
+    child.stdin.write("locked\n");
+  });
+}
+
+let heldLock = null;
+
+export function releaseLock() {
+  const lock = heldLock;
+  if (!lock) return;
+  heldLock = null;
+  if (lock.native) {
+    lock.native.stdin.end();
+    lock.native.stdout.destroy();
+    lock.native.unref();
+  }
+  try {
+    if (fs.readFileSync(lock.path, "utf8") === lock.token) fs.unlinkSync(lock.path);
+  } catch {}
+}
+
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]]) {
+  process.on(signal, () => {
+    releaseLock();
+    process.exit(code);
+  });
+}
+process.on("exit", releaseLock);
+
+export async function acquireLock(dir) {
+  const lockPath = path.join(dir, LOCK_FILE);
+  const token = JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString(), nonce: randomBytes(6).toString("hex") });
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  let delay = 2;
+  for (;;) {
+    let fd;
+    try {
+      fd = fs.openSync(lockPath, "wx");
+    } catch (e) {
+      if (e.code !== "EEXIST") {
+        throw new Failure(EXIT.io, `cannot create the lock file \`${lockPath}\`: ${e.message}; check that the directory is writable`);
+      }
+    }
+    if (fd !== undefined) {
+      heldLock = { path: lockPath, token, native: null };
+      try {
+        fs.writeSync(fd, token);
+      } finally {
+        fs.closeSync(fd);
+      }
+      break;
+    }
+    if (breakIfStale(lockPath)) continue;
+    if (Date.now() > deadline) {
+      let holder = "";
+      try {
+        holder = ` (held by ${fs.readFileSync(lockPath, "utf8")})`;
+      } catch {}
+      throw new Failure(
+        EXIT.io,
+        `cannot lock \`${lockPath}\`${holder}: timed out after ${LOCK_TIMEOUT_MS} ms; if no db-cli.mjs process is using the database, remove that file`,
+      );
+    }
+    await sleep(delay * (0.5 + Math.random()));
+    delay = Math.min(delay * 1.5, 50);
+  }
+  heldLock.native = await takeNativeLock(dir, deadline);
+}

@@ -72,6 +72,7 @@ fn serves_the_page_the_wasm_and_the_run_read_only() {
     assert_eq!(get(&viewer, "GET", "/run/../../etc/passwd").0, 400);
     assert_eq!(get(&viewer, "GET", "/run/config.toml").0, 404);
     assert_eq!(get(&viewer, "GET", "/nothing.js").0, 404);
+    assert_eq!(get(&viewer, "GET", "/tests/playground.test.mjs").0, 404);
     assert_eq!(get(&viewer, "POST", "/run/database.json").0, 405);
     assert_eq!(std::fs::read(db.join("database.json")).unwrap(), before, "view never writes");
 }

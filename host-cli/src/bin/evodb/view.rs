@@ -116,6 +116,8 @@ fn respond(method: &str, url: &str, run_dir: Option<&Path>) -> Reply {
         }
     } else if let Some(name) = path.strip_prefix("pkg/") {
         PACKAGE.get_file(name).map(|f| f.contents().to_vec())
+    } else if path.starts_with("tests/") {
+        None // the page's own Chromium tests are embedded with `www/` but are not part of the site
     } else {
         SITE.get_file(path).map(|f| f.contents().to_vec())
     };

@@ -116,7 +116,8 @@ impl Mutator {
 
     /// One candidate from a sample: crossover takes each coefficient from either parent, then
     /// one coefficient is nudged by ±0.25/0.5/1, or (one time in eight) dropped to zero.
-    pub fn propose(&mut self, landscape: &Landscape, sample: &Sample) -> Option<(String, String)> {
+    /// Returns the code and its `changes` text.
+    fn propose(&mut self, landscape: &Landscape, sample: &Sample) -> Option<(String, String)> {
         let parent = sample.parent.as_ref()?;
         let mut coefficients = landscape.parse(&parent.target_code);
         let mut changes = Vec::new();
@@ -143,6 +144,17 @@ impl Mutator {
         let changes = format!("{} (with {inspirations} inspirations in view)", changes.join(", "));
         Some((Landscape::render(&coefficients), changes))
     }
+
+    /// Iteration `iteration`'s candidate, evaluated, as the add request answering `sample`
+    /// (`None` when the sample has no parent).
+    pub fn candidate(&mut self, landscape: &Landscape, sample: &Sample, iteration: u64) -> Option<AddRequest> {
+        let (code, changes) = self.propose(landscape, sample)?;
+        let parent_id = sample.parent.as_ref().map_or(ROOT_PARENT_ID, |p| p.id.as_str());
+        let metrics = landscape.evaluate(&landscape.parse(&code));
+        let mut request = candidate_request(iteration, code, parent_id, metrics, changes);
+        request.operator = sample.operator;
+        Some(request)
+    }
 }
 
 fn other_id(sample: &Sample) -> String {
@@ -157,14 +169,14 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// The candidate of iteration `iteration` as an add request (parent "0" for the seed program).
-pub fn candidate_request(
-    iteration: u64,
-    code: String,
-    parent_id: &str,
-    metrics: Metrics,
-    changes: String,
-) -> AddRequest {
+/// The seed program (iteration 0): every coefficient zero.
+pub fn seed_request(landscape: &Landscape) -> AddRequest {
+    let origin = landscape.origin();
+    let metrics = landscape.evaluate(&origin);
+    candidate_request(0, Landscape::render(&origin), ROOT_PARENT_ID, metrics, "initial implementation".into())
+}
+
+fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Metrics, changes: String) -> AddRequest {
     AddRequest {
         id: None,
         code_path: format!("candidates/iteration_{iteration}.py"),
@@ -195,15 +207,7 @@ impl Simulation {
         landscape.validate()?;
         let mut database = Database::new(config, seed)?;
         database.record_events(true);
-        let origin = landscape.origin();
-        let request = candidate_request(
-            0,
-            Landscape::render(&origin),
-            ROOT_PARENT_ID,
-            landscape.evaluate(&origin),
-            "initial implementation".into(),
-        );
-        database.add(request, START_CLOCK)?;
+        database.add(seed_request(&landscape), START_CLOCK)?;
         Ok(Simulation { database, landscape, mutator: Mutator::new(seed), iteration: 0 })
     }
 
@@ -211,13 +215,9 @@ impl Simulation {
     pub fn step(&mut self) -> Result<()> {
         let iteration = self.iteration + 1;
         let sample = self.database.sample();
-        let Some((code, changes)) = self.mutator.propose(&self.landscape, &sample) else {
+        let Some(request) = self.mutator.candidate(&self.landscape, &sample, iteration) else {
             return Err(Error::input("simulation", "the database has no program to sample"));
         };
-        let parent_id = sample.parent.as_ref().map_or(ROOT_PARENT_ID, |p| p.id.as_str());
-        let metrics = self.landscape.evaluate(&self.landscape.parse(&code));
-        let mut request = candidate_request(iteration, code, parent_id, metrics, changes);
-        request.operator = sample.operator;
         self.database.add(request, START_CLOCK + CLOCK_STEP * iteration as f64)?;
         self.iteration = iteration;
         Ok(())

@@ -4,8 +4,8 @@
 
 use evodb_core::json_text::to_compact_js;
 use evodb_core::{
-    AddOutcome, BestProgram, CellStats, Info, Inspiration, IslandStats, Lineage, Metrics, Operator, Plan, PlanItem,
-    PolicyVerdict, Sample, SampledParent, Stats, Status, StopVerdict,
+    AddOutcome, AddRequest, BestProgram, CellStats, Info, Inspiration, IslandStats, Lineage, Metrics, Operator, Plan,
+    PlanItem, PolicyVerdict, Sample, SampledParent, Stats, Status, StopVerdict,
 };
 use serde::Serialize;
 
@@ -78,6 +78,23 @@ pub fn wit_operator(o: Operator) -> wit::Operator {
         Operator::Exploration => wit::Operator::Exploration,
         Operator::Crossover => wit::Operator::Crossover,
         Operator::Migration => wit::Operator::Migration,
+    }
+}
+
+/// A core add request as the component's.
+pub fn wit_request(r: AddRequest) -> wit::AddRequest {
+    wit::AddRequest {
+        id: r.id,
+        code_path: r.code_path,
+        target_code: r.target_code,
+        parent_id: Some(r.parent_id),
+        metrics: r.metrics.iter().map(|(name, value)| (name.to_string(), value)).collect(),
+        changes: Some(r.changes),
+        island: r.island,
+        status: Some(wit_status(r.status)),
+        reason: r.reason,
+        operator: r.operator.map(wit_operator),
+        plan_item: r.plan_item,
     }
 }
 

@@ -31,12 +31,7 @@ impl Database {
     /// the seed's defaults); `seed` a non-negative integer (default 0).
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, seed: Option<f64>) -> Result<Database, JsValue> {
-        let config = if config.is_undefined() || config.is_null() {
-            Config::default()
-        } else {
-            Config::from_json(&stringify(&config)?).map_err(to_js_error)?
-        };
-        let inner = evodb_core::Database::new(config, seed_from(seed)?).map_err(to_js_error)?;
+        let inner = evodb_core::Database::new(config_from(&config)?, seed_from(seed)?).map_err(to_js_error)?;
         Ok(Database { inner })
     }
 
@@ -202,6 +197,14 @@ pub fn policy_check(
     let changed: Vec<&str> = changed_files.iter().map(String::as_str).collect();
     let protected: Option<Vec<&str>> = protected.as_ref().map(|p| p.iter().map(String::as_str).collect());
     to_js(&evodb_core::policy_check(&changed, target_file, protected.as_deref()))
+}
+
+/// A config object, or the defaults when it is `undefined`/`null`.
+pub(crate) fn config_from(config: &JsValue) -> Result<Config, JsValue> {
+    if config.is_undefined() || config.is_null() {
+        return Ok(Config::default());
+    }
+    Config::from_json(&stringify(config)?).map_err(to_js_error)
 }
 
 pub(crate) fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {

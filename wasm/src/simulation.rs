@@ -1,11 +1,10 @@
 //! The playground's live run: the core's synthetic evolution (`evodb_core::simulation`, the same
 //! one `evodb demo` drives through the component) with its events handed to JS after each batch.
 
-use evodb_core::Config;
 use evodb_core::simulation::Landscape;
 use wasm_bindgen::prelude::*;
 
-use crate::{error, seed_from, stringify, to_js, to_js_error};
+use crate::{config_from, error, seed_from, stringify, to_js, to_js_error};
 
 /// A synthetic evolution with no LLM: sample → mutate → evaluate → add, from a seed.
 ///
@@ -26,11 +25,6 @@ impl Simulation {
     /// program; `landscape` is `{terms: 2–8, ruggedness: 0–1}` (default `{terms: 4, ruggedness: 0}`).
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, seed: Option<f64>, landscape: JsValue) -> Result<Simulation, JsValue> {
-        let config = if config.is_undefined() || config.is_null() {
-            Config::default()
-        } else {
-            Config::from_json(&stringify(&config)?).map_err(to_js_error)?
-        };
         let landscape: Landscape = if landscape.is_undefined() || landscape.is_null() {
             Landscape::default()
         } else {
@@ -38,8 +32,8 @@ impl Simulation {
                 error("invalid-config", &format!("invalid config: `landscape` {e}; pass {{terms, ruggedness}}"))
             })?
         };
-        let inner =
-            evodb_core::simulation::Simulation::new(config, seed_from(seed)?, landscape).map_err(to_js_error)?;
+        let inner = evodb_core::simulation::Simulation::new(config_from(&config)?, seed_from(seed)?, landscape)
+            .map_err(to_js_error)?;
         Ok(Simulation { inner })
     }
 

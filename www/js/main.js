@@ -134,26 +134,25 @@ function openRun(databaseText, historyText, name) {
     const note = $("replay-note");
     note.hidden = !run.note;
     note.textContent = run.note ?? "";
-    body().replayNote = run.note ? "true" : "false";
+    document.body.dataset.replayNote = run.note ? "true" : "false";
     const fileCount = Object.keys(run.file.programs ?? {}).length;
     const matches = fileCount === state.model.programs.size;
-    body().replayMatches = String(matches);
+    document.body.dataset.replayMatches = String(matches);
     status(
       `${name}: ${state.events.length} events, ${state.model.programs.size} live programs` +
         (matches ? "" : ` — the file holds ${fileCount}; the history and the file disagree`),
     );
   } catch (e) {
     status(`Cannot open ${name}: ${e.message}`);
-    body().loadError = e.message;
+    document.body.dataset.loadError = e.message;
     return null;
   }
   draw();
   const ms = performance.now() - started;
-  body().loadMs = ms.toFixed(1);
+  document.body.dataset.loadMs = ms.toFixed(1);
   return ms;
 }
 
-const body = () => document.body.dataset;
 
 async function openFiles(files) {
   const byName = Object.fromEntries([...files].map((f) => [f.name, f]));

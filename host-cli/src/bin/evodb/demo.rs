@@ -9,8 +9,8 @@
 use std::fs;
 use std::path::Path;
 
-use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK};
-use evodb_core::{Metrics, ROOT_PARENT_ID};
+use evodb_core::Metrics;
+use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK, seed_request};
 use evodb_host::views as output;
 use evodb_host::{Access, population as wit};
 
@@ -35,22 +35,10 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
     let info = session.call(|s, st, dir| s.call_info(st, dir))?;
     let first = if info.is_empty {
         session.call(|s, st, dir| s.call_init(st, dir, &config, seed, START_CLOCK))?;
-        let origin = landscape.origin();
-        let code = Landscape::render(&origin);
-        let metrics = wit_metrics(&landscape.evaluate(&origin));
-        let request = wit::AddRequest {
-            id: None,
-            code_path: write_candidate(&candidates_dir, 0, &code)?,
-            target_code: code,
-            parent_id: Some(ROOT_PARENT_ID.into()),
-            metrics: metrics.clone(),
-            changes: Some("initial implementation".into()),
-            island: None,
-            status: None,
-            reason: None,
-            operator: None,
-            plan_item: None,
-        };
+        let mut request = seed_request(&landscape);
+        request.code_path = write_candidate(&candidates_dir, 0, &request.target_code)?;
+        let metrics = request.metrics.clone();
+        let request = output::wit_request(request);
         let seeded = session.call(|s, st, dir| s.call_add(st, dir, &request, START_CLOCK))?;
         println!("Seeded {} | {}", seeded.id, format_metrics(&metrics));
         1
@@ -69,24 +57,12 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
     for i in first..=last {
         let clock = START_CLOCK + CLOCK_STEP * i as f64;
         let sample = output::sample(session.call(|s, st, dir| s.call_sample(st, dir, clock))?);
-        let (code, changes) = mutator
-            .propose(&landscape, &sample)
+        let mut request = mutator
+            .candidate(&landscape, &sample, i)
             .ok_or_else(|| Failure::Internal("the demo database lost its programs".into()))?;
-        let parent = sample.parent.as_ref().map(|p| p.id.clone()).unwrap_or_default();
-        let metrics = wit_metrics(&landscape.evaluate(&landscape.parse(&code)));
-        let request = wit::AddRequest {
-            id: None,
-            code_path: write_candidate(&candidates_dir, i, &code)?,
-            target_code: code,
-            parent_id: Some(parent),
-            metrics: metrics.clone(),
-            changes: Some(changes.clone()),
-            island: None,
-            status: None,
-            reason: None,
-            operator: sample.operator.map(output::wit_operator),
-            plan_item: None,
-        };
+        request.code_path = write_candidate(&candidates_dir, i, &request.target_code)?;
+        let (metrics, changes) = (request.metrics.clone(), request.changes.clone());
+        let request = output::wit_request(request);
         let outcome = session.call(|s, st, dir| s.call_add(st, dir, &request, clock))?;
         println!(
             "Iteration {}/{} | {} | best: {:.3}",
@@ -120,11 +96,7 @@ fn mean(metrics: &wit::Metrics) -> f64 {
     metrics.iter().map(|(_, v)| v).sum::<f64>() / metrics.len().max(1) as f64
 }
 
-fn wit_metrics(metrics: &Metrics) -> wit::Metrics {
-    metrics.iter().map(|(name, value)| (name.to_string(), value)).collect()
-}
-
-fn format_metrics(metrics: &wit::Metrics) -> String {
+fn format_metrics(metrics: &Metrics) -> String {
     metrics.iter().map(|(name, value)| format!("{name}: {value:.3}")).collect::<Vec<_>>().join(" | ")
 }
 

@@ -12,7 +12,7 @@ for target in wasm32-unknown-unknown wasm32-wasip2; do
   rustup target list --installed | grep -qx "$target" || rustup target add "$target"
 done
 if ! wasm-bindgen --version 2>/dev/null | grep -q ' 0\.2\.130'; then
-  # No --locked: the CLI's lockfile names a yanked crate (see shared TOOLCHAIN notes).
+  # No --locked: the CLI's lockfile names a yanked crate (cargo install reports it).
   cargo install wasm-bindgen-cli --version =0.2.130
 fi
 bin=node_modules/.bin

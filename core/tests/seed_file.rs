@@ -1,5 +1,5 @@
 //! Compatibility with `database.json` as the seed skill's own CLI writes it
-//! (`shared/fixtures/seed-written/database.json`, beside the repository).
+//! (`tests/fixtures/seed-written/database.json`).
 
 use std::path::PathBuf;
 
@@ -8,9 +8,9 @@ use evodb_core::{AddRequest, Database, Error, Metrics};
 use serde_json::Value;
 
 fn fixture() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/seed-written/database.json");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/seed-written/database.json");
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e}; the seed-written fixture lives in shared/ beside the repository", path.display())
+        panic!("{}: {e}; the seed-written fixture lives in tests/fixtures/", path.display())
     })
 }
 

@@ -1,4 +1,4 @@
-//! Each seed rule (DESIGN §2), checked by hand-computed expectations.
+//! Each seed rule (docs/design.md §2), checked by hand-computed expectations.
 
 use evodb_core::{AddRequest, Config, Database, Error, InspirationScope, Metrics, MigrationMode, Placement};
 

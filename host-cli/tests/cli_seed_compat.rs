@@ -113,7 +113,7 @@ fn flags_take_equals_signs_and_files() {
 /// superset the seed's CLI still reads (every seed key, same types).
 #[test]
 fn a_database_written_by_the_seeds_cli_is_read_and_stays_readable_by_it() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/seed-written/database.json");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/seed-written/database.json");
     let text = fs::read_to_string(&fixture).unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("database.json"), &text).unwrap();

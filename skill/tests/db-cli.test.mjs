@@ -20,7 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
 const CLI = path.join(root, "skill/scripts/db-cli.mjs");
 const EVODB = process.env.EVODB_BIN ?? path.join(root, "target/release/evodb");
-const FIXTURE = path.resolve(root, "../shared/fixtures/seed-written/database.json");
+const FIXTURE = path.resolve(root, "tests/fixtures/seed-written/database.json");
 const haveNative = fs.existsSync(EVODB);
 const noNative = !haveNative && `native evodb not built at ${EVODB}`;
 const haveFlock = spawnSync("flock", ["--version"]).status === 0;

@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const evodb = `${root}target/release/evodb`;
 const work = `${root}target/www-test`;
 const shots = `${root}target/www-screenshots`;
-const seedFixture = `${root}../shared/fixtures/seed-written/database.json`;
+const seedFixture = `${root}tests/fixtures/seed-written/database.json`;
 const { Simulation } = createRequire(import.meta.url)(`${root}wasm/pkg/node/evodb.js`);
 
 // A run with cells, operators and copy migration, so every view has something to show.

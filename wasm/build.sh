@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Builds evodb's WebAssembly faces and prints their sizes:
-#   wasm/pkg/               the npm package (wasm-bindgen, `nodejs` + `web` builds, package.json)
+#   wasm/pkg/                   the npm package (wasm-bindgen, `nodejs` + `web` builds, package.json)
+#   www/pkg/, skill/scripts/evodb-wasm/
+#                               the `web` build (evodb.js + evodb_bg.wasm), committed: the playground
+#                               is a static site and the skill runs on plain Node straight from git.
+#                               CI rebuilds them and fails if they differ from what is committed.
 #   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
 #                               componentized by `jco new`)
-#   wasm/dist/evodb-store.wasm  the component of the `with-store` world (wasm32-wasip2)
+#   wasm/dist/evodb-store.wasm  the component of the `with-store` world (wasm32-wasip2); the evodb
+#                               binary builds its own copy from host-cli/build.rs
 # Installs what it needs when missing: the wasm32 targets, the pinned wasm-bindgen CLI, and the
 # workspace's npm packages (jco, binaryen's wasm-opt).
 set -euo pipefail
@@ -23,23 +28,31 @@ features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-e
   --enable-multivalue --enable-reference-types)
 optimize() { "$bin/wasm-opt" -Oz "${features[@]}" "$1" -o "$1"; }
 
-cargo build -q -p evodb-wasm --target wasm32-unknown-unknown --profile wasm-release
+# Panic locations name crates by their path under CARGO_HOME: remap it, so the committed web build
+# is byte-identical whoever builds it (workspace paths are already relative).
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo" \
+  cargo build -q -p evodb-wasm --target wasm32-unknown-unknown --profile wasm-release
 module=target/wasm32-unknown-unknown/wasm-release/evodb_wasm.wasm
-rm -rf wasm/pkg wasm/dist
+rm -rf wasm/pkg wasm/dist target/wasm-bindgen
 for target in nodejs web; do
-  out=wasm/pkg/${target%js}
+  out=target/wasm-bindgen/${target%js}
   wasm-bindgen "$module" --remove-name-section --remove-producers-section --target "$target" --out-dir "$out" \
     --out-name evodb
   optimize "$out/evodb_bg.wasm"
 done
+mkdir -p wasm/pkg
+cp -r target/wasm-bindgen/node target/wasm-bindgen/web wasm/pkg/
 cp wasm/package.json.in wasm/pkg/package.json
-# The skill folder carries its own copy of the Node build, so it works wherever it is copied
-# (skill/scripts/lib/store.mjs imports ../evodb-wasm/evodb.js). wasm-bindgen's Node build is CommonJS:
-# its own package.json keeps it so under any enclosing "type": "module".
-rm -rf skill/scripts/evodb-wasm
-mkdir -p skill/scripts/evodb-wasm
-cp wasm/pkg/node/* skill/scripts/evodb-wasm/
-printf '{\n  "type": "commonjs"\n}\n' > skill/scripts/evodb-wasm/package.json
+# The committed copies of the web build: the playground's and the skill's (Node loads it with
+# initSync, so the skill needs no build). The skill's package.json makes evodb.js an ES module
+# under any enclosing package.
+for dir in www/pkg skill/scripts/evodb-wasm; do
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp target/wasm-bindgen/web/evodb.js target/wasm-bindgen/web/evodb_bg.wasm "$dir/"
+done
+printf '{\n  "type": "module"\n}\n' > skill/scripts/evodb-wasm/package.json
 
 mkdir -p wasm/dist
 cargo build -q -p evodb-component --target wasm32-unknown-unknown --profile wasm-release
@@ -51,6 +64,6 @@ cargo build -q -p evodb-component --features store --target wasm32-wasip2 --prof
 cp target/wasm32-wasip2/wasm-store/evodb_component.wasm wasm/dist/evodb-store.wasm
 
 size() { printf '{"artifact":"%s","bytes":%d,"target_bytes":%d}\n' "$1" "$(stat -c %s "$1")" "$2"; }
-size wasm/pkg/node/evodb_bg.wasm 256000
+size www/pkg/evodb_bg.wasm 256000
 size wasm/dist/evodb-pure.wasm 409600
 size wasm/dist/evodb-store.wasm 409600

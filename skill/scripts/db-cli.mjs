@@ -7,7 +7,7 @@
 //   read-modify-write; database.json is replaced atomically (database.json.tmp, fsync, rename);
 //   history.ndjson gets the operation's events, one whole line each, so the history replays.
 //
-// Needs only Node ≥ 18 and ./evodb-wasm/ beside this file (wasm/build.sh copies it there).
+// Needs only Node ≥ 18 and ./evodb-wasm/ beside this file (committed with the skill).
 // `node db-cli.mjs --help` lists the commands; `node db-cli.mjs <command> --help` their flags.
 //
 // This file holds main and the commands; lib/ the rest: args.mjs (the command line, exit codes),

@@ -24,7 +24,9 @@ const FIXTURE = path.resolve(root, "tests/fixtures/seed-written/database.json");
 const haveNative = fs.existsSync(EVODB);
 const noNative = !haveNative && `native evodb not built at ${EVODB}`;
 const haveFlock = spawnSync("flock", ["--version"]).status === 0;
-const { Database } = await import(pathToFileURL(path.join(root, "skill/scripts/evodb-wasm/evodb.js")).href);
+const engine = await import(pathToFileURL(path.join(root, "skill/scripts/evodb-wasm/evodb.js")).href);
+engine.initSync({ module: fs.readFileSync(path.join(root, "skill/scripts/evodb-wasm/evodb_bg.wasm")) });
+const { Database } = engine;
 
 // The native CLI caches its compiled component here rather than in the home directory.
 const env = { ...process.env, EVODB_CACHE_DIR: path.join(os.tmpdir(), "evodb-skill-tests-cache") };

@@ -1,7 +1,7 @@
 // The database directory on disk and the engine that reads it: database.json read and checked,
 // replaced atomically (database.json.tmp, fsync, rename) under the lock, history.ndjson appended
 // with each operation's events; and evodb's WebAssembly engine, loaded from ../evodb-wasm/ (the
-// scripts folder's evodb-wasm/, which wasm/build.sh fills).
+// npm package's `web` build, committed with the skill, so a plain copy of skill/ runs on Node).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -55,12 +55,14 @@ export let Database;
 
 export async function loadEngine() {
   try {
-    ({ Database } = await import("../evodb-wasm/evodb.js"));
+    const engine = await import("../evodb-wasm/evodb.js");
+    engine.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
+    ({ Database } = engine);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
     throw new Failure(
       EXIT.internal,
-      `cannot load evodb's WebAssembly engine from \`${where}\` (${e.message}); run wasm/build.sh, which copies wasm/pkg/node there`,
+      `cannot load evodb's WebAssembly engine from \`${where}\` (${e.message}); copy the whole skill folder, scripts/evodb-wasm/ included, or reinstall it with \`evodb skill install <dir>\``,
     );
   }
 }

@@ -1,5 +1,5 @@
-//! `evodb view [db]`: serves the playground (`www/` and the wasm-bindgen `web` package, both
-//! embedded in the binary) on 127.0.0.1, and with a database directory, that run's
+//! `evodb view [db]`: serves the playground (`www/`, with the wasm-bindgen `web` build in
+//! `www/pkg/`, embedded in the binary) on 127.0.0.1, and with a database directory, that run's
 //! `database.json` and `history.ndjson` under `/run/`, read fresh on each request so a reload
 //! shows a run that is still going. Read-only: nothing here writes.
 
@@ -17,7 +17,6 @@ use crate::commands::Printed;
 use crate::failure::Failure;
 
 static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
-static PACKAGE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../wasm/pkg/web");
 
 pub fn run(args: ViewArgs) -> Result<Printed, Failure> {
     let run_dir = args.db.as_deref().map(database_dir).transpose()?;
@@ -114,8 +113,6 @@ fn respond(method: &str, url: &str, run_dir: Option<&Path>) -> Reply {
             },
             _ => None,
         }
-    } else if let Some(name) = path.strip_prefix("pkg/") {
-        PACKAGE.get_file(name).map(|f| f.contents().to_vec())
     } else if path.starts_with("tests/") {
         None // the page's own Chromium tests are embedded with `www/` but are not part of the site
     } else {

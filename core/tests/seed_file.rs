@@ -9,9 +9,8 @@ use serde_json::Value;
 
 fn fixture() -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/seed-written/database.json");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e}; the seed-written fixture lives in tests/fixtures/", path.display())
-    })
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; the seed-written fixture lives in tests/fixtures/", path.display()))
 }
 
 /// What the seed's CLI keeps when it loads and saves our file: its own keys only.

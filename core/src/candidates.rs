@@ -12,6 +12,7 @@ pub(crate) const RECENT_WINDOW: usize = 5;
 
 /// What became of an evaluated candidate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Status {
     #[default]

@@ -16,6 +16,7 @@ const MAX_CELLS: u64 = 1_000_000;
 
 /// Which island a new program joins.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Placement {
     /// The seed's rule: `islands[currentIsland]`, then `currentIsland` advances.
@@ -30,6 +31,7 @@ pub enum Placement {
 
 /// How ring migration moves programs between neighbouring islands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum MigrationMode {
     /// The seed's rule: the same id joins the neighbour islands (one program, several islands).
@@ -42,6 +44,7 @@ pub enum MigrationMode {
 
 /// Where inspirations are drawn from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum InspirationScope {
     /// The seed's behaviour: the sampled island.
@@ -53,6 +56,7 @@ pub enum InspirationScope {
 
 /// Whether a larger or a smaller metric value is better.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Direction {
     #[default]
@@ -62,6 +66,7 @@ pub enum Direction {
 
 /// How a program's metrics become one fitness value (higher is better after directions apply).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 pub enum FitnessSpec {
     /// The seed's rule: mean of all metric values (0 when there are none).
@@ -76,6 +81,7 @@ pub enum FitnessSpec {
 /// Everything that shapes a database's behaviour. Deserializes from camelCase JSON with every
 /// field optional (missing fields take the seed defaults) and unknown fields rejected.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Config {
     pub num_islands: u32,
@@ -115,6 +121,7 @@ pub struct Config {
 
 /// The operator weights of seed 004 (normalised by their sum, so they need not add up to 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct OperatorWeights {
     pub exploitation: f64,
@@ -131,6 +138,7 @@ impl Default for OperatorWeights {
 
 /// When a run should stop (evoidea's rules plus evo-anything's evaluation budget).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct StopRules {
     /// Stop after this many evaluations (adds, including errors and cached repeats).

@@ -15,6 +15,7 @@ use crate::program::AddRequest;
 
 /// One event. Serialized with an `event` tag: `{"event": "added", …}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(tag = "event", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Event {
     /// A database was created.

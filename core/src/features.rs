@@ -20,6 +20,7 @@ const MAX_BINS: u32 = 1_000;
 /// assert_eq!(dims[1].bins(3), 3); // small / medium / large
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 pub enum FeatureDim {
     /// A metric's value over `[min, max]` in `bins` equal buckets; values outside are clipped to

@@ -11,6 +11,7 @@ use crate::program::{Program, ROOT_PARENT_ID};
 
 /// What `lineage(id)` returns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Lineage {
     pub id: String,

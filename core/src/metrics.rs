@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 /// A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
 /// mean sums values in that order and its files list them in that order.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify), tsify(type = "Record<string, number>"))]
 pub struct Metrics(Vec<(String, f64)>);
 
 impl Metrics {

@@ -8,6 +8,7 @@ use crate::database::Database;
 
 /// How a new candidate is made from the population.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum Operator {
     /// Refine an elite: the best of the island, the most recent on ties.

@@ -14,6 +14,7 @@ const MAX_PENDING: usize = 10_000;
 
 /// What `plan` returns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
     /// The batch number (`gen-{N}` in the names), counted from 0.
@@ -23,6 +24,7 @@ pub struct Plan {
 
 /// One worker's task.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlanItem {
     /// `gen-{N}/island-{target}/{operator}-{i}`: a ready-made branch name.

@@ -8,6 +8,7 @@ pub const DEFAULT_PROTECTED: [&str; 3] = ["benchmark*.py", "eval*.py", "*.sh"];
 
 /// What `policy_check` answers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyVerdict {
     pub pass: bool,

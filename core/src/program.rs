@@ -73,6 +73,7 @@ impl Program {
 /// assert_eq!(req.metrics.get("score"), Some(0.5));
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddRequest {
     /// Omit to get a deterministic UUID-shaped id from the database's PRNG.

@@ -27,6 +27,7 @@ const TARGET: [f64; 8] = [3.0, -2.0, 0.5, 1.25, -0.75, 0.4, 2.0, -1.5];
 /// surface is (0 is a single smooth basin; 1 adds a ring of local optima at every whole unit of
 /// distance from the target, where greedy search stalls).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Landscape {
     pub terms: u32,

@@ -13,6 +13,7 @@ use crate::features::cell_count;
 /// metrics configured with direction `min` already count negated, so `improvement` =
 /// `bestFitness − baselineFitness` is positive exactly when the run got better.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub program_count: usize,
@@ -43,6 +44,7 @@ pub struct Stats {
 /// fitness − `qdOffset`); QDax adds the offset instead. Choose `qdOffset` at most the lowest
 /// fitness you expect so that every filled cell adds a non-negative amount.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CellStats {
     pub filled: usize,
@@ -54,6 +56,7 @@ pub struct CellStats {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct IslandStats {
     pub island: u32,

@@ -6,6 +6,7 @@ use crate::database::Database;
 
 /// What `should_stop` answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct StopVerdict {
     pub stop: bool,

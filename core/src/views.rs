@@ -10,6 +10,7 @@ use crate::program::Program;
 
 /// `info`: `{isEmpty, lastIteration, programCount, bestProgramId, bestMetrics, seedCodePath, seedTargetCode}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Info {
     pub is_empty: bool,
@@ -27,6 +28,7 @@ pub struct Info {
 /// candidate (then `id` and `metrics` are that candidate's). The best fields are null only when
 /// an error candidate arrives before any program.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddOutcome {
     pub id: String,
@@ -48,6 +50,7 @@ pub struct AddOutcome {
 /// `sample`: `{parent: {...} | null, inspirations: [...]}`; with operators configured, also
 /// `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Sample {
     pub parent: Option<SampledParent>,
@@ -65,6 +68,7 @@ pub struct Sample {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SampledParent {
     pub id: String,
@@ -75,6 +79,7 @@ pub struct SampledParent {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Inspiration {
     pub id: String,
@@ -84,6 +89,7 @@ pub struct Inspiration {
 
 /// `best`: `{id, codePath, targetCode, metrics, changes, iterationFound}` (or `null`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct BestProgram {
     pub id: String,

@@ -24,7 +24,11 @@ impl Simulation {
     /// `new Simulation(config?, seed?, landscape?)`: creates the database and adds the seed
     /// program; `landscape` is `{terms: 2–8, ruggedness: 0–1}` (default `{terms: 4, ruggedness: 0}`).
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue, seed: Option<f64>, landscape: JsValue) -> Result<Simulation, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Config | null")] config: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] seed: Option<f64>,
+        #[wasm_bindgen(unchecked_optional_param_type = "Landscape | null")] landscape: JsValue,
+    ) -> Result<Simulation, JsValue> {
         let landscape: Landscape = if landscape.is_undefined() || landscape.is_null() {
             Landscape::default()
         } else {
@@ -38,6 +42,7 @@ impl Simulation {
     }
 
     /// `sim.step(n)`: runs `n` iterations and returns the events since the last call.
+    #[wasm_bindgen(unchecked_return_type = "Event[]")]
     pub fn step(&mut self, n: u32) -> Result<JsValue, JsValue> {
         for _ in 0..n {
             self.inner.step().map_err(to_js_error)?;
@@ -52,11 +57,13 @@ impl Simulation {
     }
 
     /// `sim.stats()`: the database's statistics, as `Database.stats()`.
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.database().stats())
     }
 
     /// `sim.best()`: the best program, or `null`.
+    #[wasm_bindgen(unchecked_return_type = "BestProgram | null")]
     pub fn best(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.database().best())
     }

@@ -1,0 +1,222 @@
+//! The `Database` class: the core's database with camelCase methods and typed objects in and out.
+
+use evodb_core::AddRequest;
+use wasm_bindgen::prelude::*;
+
+use crate::{config_from, error, seed_from, stringify, to_js, to_js_error};
+
+/// A population database.
+///
+/// ```js
+/// import { Database } from "evodb";
+/// const db = new Database({ numIslands: 3 }, 42);
+/// const seed = db.add({ codePath: "/src/f.py", targetCode: "def f(): ...", parentId: "0",
+///                       metrics: { score: 0.5 }, changes: "initial implementation" }, Date.now() / 1000);
+/// const { parent, inspirations } = db.sample();
+/// ```
+#[wasm_bindgen]
+pub struct Database {
+    inner: evodb_core::Database,
+}
+
+#[wasm_bindgen]
+impl Database {
+    /// `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
+    /// the seed's defaults); `seed` a non-negative integer (default 0).
+    ///
+    /// ```js
+    /// const db = new Database({ numIslands: 4, fitness: { kind: "primary", metric: "score" } }, 7);
+    /// ```
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Config | null")] config: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] seed: Option<f64>,
+    ) -> Result<Database, JsValue> {
+        let inner = evodb_core::Database::new(config_from(&config)?, seed_from(seed)?).map_err(to_js_error)?;
+        Ok(Database { inner })
+    }
+
+    /// `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
+    ///
+    /// ```js
+    /// const db = Database.fromJson(fs.readFileSync("database.json", "utf8"));
+    /// ```
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(text: &str) -> Result<Database, JsValue> {
+        evodb_core::Database::from_json(text).map(|inner| Database { inner }).map_err(to_js_error)
+    }
+
+    /// `db.toJson()`: the whole database as `database.json` text.
+    ///
+    /// ```js
+    /// fs.writeFileSync("database.json", db.toJson()); // the same bytes the native core writes
+    /// ```
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// `db.add(request, now)`: `{id, metrics, bestProgramId, bestMetrics, lastIteration, warnings?}`.
+    /// `now` is seconds since the epoch (`Date.now() / 1000`).
+    ///
+    /// ```js
+    /// const { id } = db.add({ codePath: "/c/1.py", targetCode, parentId, metrics: { score } }, Date.now() / 1000);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "AddOutcome")]
+    pub fn add(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AddRequest")] request: JsValue,
+        now: f64,
+    ) -> Result<JsValue, JsValue> {
+        let request = AddRequest::from_json(&stringify(&request)?).map_err(to_js_error)?;
+        to_js(&self.inner.add(request, now).map_err(to_js_error)?)
+    }
+
+    /// `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+    ///
+    /// ```js
+    /// const { parent, inspirations } = db.sample(); // the prompt's program and its examples
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Sample")]
+    pub fn sample(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.sample())
+    }
+
+    /// `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
+    ///
+    /// ```js
+    /// const score = db.best()?.metrics.score;
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "BestProgram | null")]
+    pub fn best(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.best())
+    }
+
+    /// `db.info()`: the seed CLI's `info` object.
+    ///
+    /// ```js
+    /// const { isEmpty, lastIteration, bestProgramId } = db.info();
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Info")]
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.info())
+    }
+
+    /// `db.stats()`: `{programCount, evaluations, bestProgramId, bestFitness, meanFitness,
+    /// baselineFitness, improvement, islands: [{island, size, bestProgramId, bestFitness, meanFitness}]}`.
+    ///
+    /// ```js
+    /// const { improvement, islands } = db.stats(); // improvement > 0: better than the seed program
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.stats())
+    }
+
+    /// `db.lineage(id)`: `{id, ancestors, missingAncestor, descendants}` of a live program, or
+    /// `null` when no live program has that id.
+    ///
+    /// ```js
+    /// const { ancestors } = db.lineage(db.best().id); // parent first, back to the seed program
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Lineage | null")]
+    pub fn lineage(&self, id: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.lineage(id))
+    }
+
+    /// `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
+    ///
+    /// ```js
+    /// document.querySelector("pre.mermaid").textContent = db.lineageMermaid();
+    /// ```
+    #[wasm_bindgen(js_name = lineageMermaid)]
+    pub fn lineage_mermaid(&self) -> String {
+        self.inner.lineage_mermaid()
+    }
+
+    /// `db.lineageTree()`: the same family tree as indented ASCII (evoidea's `tree`).
+    ///
+    /// ```js
+    /// console.log(db.lineageTree()); // "#1 3f2a… fitness 0.500 gen 0 island 0\n└── #2 …"
+    /// ```
+    #[wasm_bindgen(js_name = lineageTree)]
+    pub fn lineage_tree(&self) -> String {
+        self.inner.lineage_tree()
+    }
+
+    /// `db.populationMarkdown()`: seed 004's `## 🧬 Population` section, newest first.
+    ///
+    /// ```js
+    /// fs.writeFileSync("population.md", db.populationMarkdown());
+    /// ```
+    #[wasm_bindgen(js_name = populationMarkdown)]
+    pub fn population_markdown(&self) -> String {
+        self.inner.population_markdown()
+    }
+
+    /// `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
+    ///
+    /// ```js
+    /// while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
+    /// ```
+    #[wasm_bindgen(js_name = shouldStop, unchecked_return_type = "StopVerdict")]
+    pub fn should_stop(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.should_stop())
+    }
+
+    /// `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
+    /// operator, target island and parent ids; pass an item's name as `planItem` when adding.
+    ///
+    /// ```js
+    /// const { items } = db.plan(8, [], [2]); // island 2 gets twice the share
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Plan")]
+    pub fn plan(&mut self, n: u32, frozen: Option<Vec<u32>>, boosted: Option<Vec<u32>>) -> Result<JsValue, JsValue> {
+        let plan =
+            self.inner.plan(n, &frozen.unwrap_or_default(), &boosted.unwrap_or_default()).map_err(to_js_error)?;
+        to_js(&plan)
+    }
+
+    /// `db.recordEvents(on)`: start (or stop) recording events; `db.takeEvents()` drains them.
+    ///
+    /// ```js
+    /// db.recordEvents(true);
+    /// db.add(request, now);
+    /// for (const e of db.takeEvents()) history.push(e); // {event: "added", …}, {event: "evicted", …}
+    /// ```
+    #[wasm_bindgen(js_name = recordEvents)]
+    pub fn record_events(&mut self, on: bool) {
+        self.inner.record_events(on);
+    }
+
+    /// `db.takeEvents()`: the events recorded since the last call, oldest first.
+    ///
+    /// ```js
+    /// const added = db.takeEvents().filter((e) => e.event === "added"); // typed by `event`
+    /// ```
+    #[wasm_bindgen(js_name = takeEvents, unchecked_return_type = "Event[]")]
+    pub fn take_events(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.take_events())
+    }
+
+    /// `Database.replay(events)`: rebuilds a database from its events (the first is `created`).
+    ///
+    /// ```js
+    /// const again = Database.replay(history); // same toJson() as the original
+    /// ```
+    pub fn replay(#[wasm_bindgen(unchecked_param_type = "Event[]")] events: JsValue) -> Result<Database, JsValue> {
+        let events: Vec<evodb_core::Event> = serde_json::from_str(&stringify(&events)?).map_err(|e| {
+            error("invalid-input", &format!("invalid input: `events` {e}; pass the list takeEvents() returned"))
+        })?;
+        evodb_core::Database::replay(&events).map(|inner| Database { inner }).map_err(to_js_error)
+    }
+
+    /// `Database.validate(text)`: every problem found in a `database.json` text (empty: sound).
+    ///
+    /// ```js
+    /// const problems = Database.validate(fs.readFileSync("database.json", "utf8"));
+    /// ```
+    pub fn validate(text: &str) -> Vec<String> {
+        evodb_core::Database::validate_json(text)
+    }
+}

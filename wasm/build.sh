@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds evodb's WebAssembly faces and prints their sizes:
-#   wasm/pkg/                   the npm package (wasm-bindgen, `nodejs` + `web` builds, package.json)
+#   wasm/pkg/                   the npm package: one evodb_bg.wasm, Node glue (CommonJS) + web glue (ESM)
 #   www/pkg/, skill/scripts/evodb-wasm/
 #                               the `web` build (evodb.js + evodb_bg.wasm), committed: the playground
 #                               is a static site and the skill runs on plain Node straight from git.
@@ -41,8 +41,16 @@ for target in nodejs web; do
     --out-name evodb
   optimize "$out/evodb_bg.wasm"
 done
+# The npm package ships one evodb_bg.wasm: wasm-bindgen emits the same module for both targets, and
+# each glue loads it from beside itself (evodb.cjs reads it, evodb.js fetches it).
+cmp -s target/wasm-bindgen/node/evodb_bg.wasm target/wasm-bindgen/web/evodb_bg.wasm ||
+  { echo "wasm/build.sh: the nodejs and web builds' evodb_bg.wasm differ; the package can ship only one" >&2; exit 1; }
 mkdir -p wasm/pkg
-cp -r target/wasm-bindgen/node target/wasm-bindgen/web wasm/pkg/
+cp target/wasm-bindgen/web/{evodb.js,evodb.d.ts,evodb_bg.wasm} wasm/pkg/
+sed 's|@ts-self-types="./evodb.d.ts"|@ts-self-types="./evodb.d.cts"|' target/wasm-bindgen/node/evodb.js > wasm/pkg/evodb.cjs
+cp target/wasm-bindgen/node/evodb.d.ts wasm/pkg/evodb.d.cts
+cp wasm/README.npm.md wasm/pkg/README.md
+cp LICENSE-MIT LICENSE-APACHE wasm/pkg/
 cp wasm/package.json.in wasm/pkg/package.json
 # The committed copies of the web build: the playground's and the skill's (Node loads it with
 # initSync, so the skill needs no build). The skill's package.json makes evodb.js an ES module

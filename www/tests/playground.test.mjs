@@ -16,7 +16,7 @@ const evodb = `${root}target/release/evodb`;
 const work = `${root}target/www-test`;
 const shots = `${root}target/www-screenshots`;
 const seedFixture = `${root}tests/fixtures/seed-written/database.json`;
-const { Simulation } = createRequire(import.meta.url)(`${root}wasm/pkg/node/evodb.js`);
+const { Simulation } = createRequire(import.meta.url)(`${root}wasm/pkg/evodb.cjs`);
 
 // A run with cells, operators and copy migration, so every view has something to show.
 const settings = {

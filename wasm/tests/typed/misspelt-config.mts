@@ -1,0 +1,4 @@
+// Must not compile: the option is `numIslands`.
+import { Simulation } from "evodb";
+
+new Simulation({ numIsland: 4 });

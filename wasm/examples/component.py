@@ -1,5 +1,6 @@
 """The pure component from Python (any component host works the same way):
     wasm/build.sh && wasm/tests/python/.venv/bin/python wasm/examples/component.py
+(tests/run.sh makes the venv; wasm/tests/readme.test.mjs runs this.)
 """
 
 import json
@@ -24,9 +25,11 @@ create, add, sample, to_json = (func("[static]database.create"), func("[method]d
                                 func("[method]database.sample"), func("[method]database.to-json"))
 
 db = create(store, json.dumps({"numIslands": 2}), 42)  # result<database, error>: the value or the error variant
+# A WIT record: every field of `add-request` set, `None` for an absent option (kebab-case names).
 request = wc.Record()
 for field, value in {"id": None, "code-path": "/src/f.py", "target-code": "def f(): ...", "parent-id": None,
-                     "metrics": [("score", 0.5)], "changes": "initial implementation", "island": None}.items():
+                     "metrics": [("score", 0.5)], "changes": "initial implementation", "island": None,
+                     "status": None, "reason": None, "operator": None, "plan-item": None}.items():
     setattr(request, field, value)
 outcome = add(store, db, request, 1700000000.0)
 parent = sample(store, db).parent

@@ -1,5 +1,6 @@
 // A tiny evolution through the npm package, as a Node skill script would run it:
-//   npm ci && wasm/build.sh && node wasm/examples/node.mjs
+//   wasm/build.sh && node wasm/examples/node.mjs
+// (wasm/build.sh runs `npm install`, which links `evodb` to wasm/pkg; wasm/tests/readme.test.mjs runs this.)
 import { Database } from "evodb";
 
 const db = new Database({ numIslands: 2 }, 42); // options object (seed defaults for the rest), PRNG seed

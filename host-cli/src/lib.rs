@@ -5,13 +5,14 @@
 //!
 //! The `evodb` binary (`src/bin/evodb/`) is built on these pieces:
 //! - [`Host`]: engine, linker, limits; [`Host::call`] turns traps into [`HostError`]s;
-//! - [`precompiled`]: the embedded component, compiled once and cached as machine code;
+//! - [`embedded`]: the component and its machine code, both built into the binary;
 //! - [`DatabaseDir`]: the database directory, resolved, created and locked;
 //! - [`trial`]: `evodb trial`, the seed's correctness gate and benchmark (no component).
 
 mod directory;
+pub mod embedded;
+mod engine_config;
 mod error;
-pub mod precompiled;
 mod runtime;
 pub mod trial;
 pub mod views;
@@ -24,8 +25,3 @@ pub use bindings::exports::evodb::population::{population, store};
 pub use directory::{Access, DatabaseDir};
 pub use error::HostError;
 pub use runtime::{GUEST_DIR, Host, Limits, State};
-
-/// The component the `evodb` binary runs, embedded at build time.
-pub mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/component.rs"));
-}

@@ -10,6 +10,7 @@ use wasmtime::{Engine, ResourceLimiter, Store, Trap};
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::bindings::WithStore;
+use crate::engine_config::engine_config;
 use crate::error::HostError;
 use crate::population;
 
@@ -79,7 +80,7 @@ impl Host {
     }
 
     pub fn with_limits(limits: Limits) -> wasmtime::Result<Host> {
-        let engine = Engine::new(wasmtime::Config::new().epoch_interruption(true))?;
+        let engine = Engine::new(&engine_config())?;
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
         Ok(Host { engine, linker, limits })
@@ -87,11 +88,6 @@ impl Host {
 
     pub fn engine(&self) -> &Engine {
         &self.engine
-    }
-
-    /// Compiles a component (JIT). The CLI loads precompiled code instead ([`crate::precompiled`]).
-    pub fn compile(&self, bytes: &[u8]) -> wasmtime::Result<Component> {
-        Component::new(&self.engine, bytes)
     }
 
     /// A store whose WASI context preopens `dir` (read-write) at [`GUEST_DIR`], or nothing.

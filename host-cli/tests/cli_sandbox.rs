@@ -1,6 +1,5 @@
 //! The sandbox around every call: a time budget, a memory cap, the database directory as the
-//! component's only view of the file system, and a cache of machine code that is never trusted
-//! blindly.
+//! component's only view of the file system, and nothing written outside the database directory.
 
 mod cli;
 
@@ -104,41 +103,38 @@ fn dot_dot_and_symlinked_paths_resolve_to_the_directory_they_name() {
 }
 
 #[test]
-fn a_corrupt_or_torn_cache_entry_is_rebuilt_not_loaded() {
-    let cache = tempfile::tempdir().unwrap();
+fn nothing_is_written_outside_the_database_directory() {
+    // No cache of machine code any more: HOME, XDG_CACHE_HOME and TMPDIR stay as empty as they were.
+    let home = tempfile::tempdir().unwrap();
     let db = tempfile::tempdir().unwrap();
-    let info =
-        || Run::from(command().env("EVODB_CACHE_DIR", cache.path()).args(["info"]).arg(db.path()).output().unwrap());
-    assert_eq!(info().code, 0);
-    let entries: Vec<_> = fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(entries.len(), 1, "one entry: {entries:?}");
-    let entry = &entries[0];
-    let good = fs::read(entry).unwrap();
-
-    // Flip one byte of the machine code: the checksum catches it.
-    let mut corrupt = good.clone();
-    let middle = corrupt.len() / 2;
-    corrupt[middle] ^= 0x40;
-    fs::write(entry, &corrupt).unwrap();
-    assert_eq!(info().code, 0);
-    assert_eq!(fs::read(entry).unwrap().len(), good.len());
-    assert_ne!(fs::read(entry).unwrap(), corrupt, "the corrupt entry was replaced");
-
-    // A torn entry (half written).
-    fs::write(entry, &good[..good.len() / 2]).unwrap();
-    assert_eq!(info().code, 0);
-    assert_eq!(fs::read(entry).unwrap().len(), good.len());
-
-    // Garbage under the right name.
-    fs::write(entry, b"not machine code").unwrap();
-    assert_eq!(info().code, 0);
-    assert_eq!(fs::read(entry).unwrap().len(), good.len());
-
-    // An unwritable cache location costs speed, not correctness.
-    let blocked = cache.path().join("file-not-dir");
-    fs::write(&blocked, "").unwrap();
-    let run = Run::from(command().env("EVODB_CACHE_DIR", &blocked).args(["info"]).arg(db.path()).output().unwrap());
-    assert_eq!(run.code, 0, "{run:?}");
+    let missing = db.path().join("not-yet");
+    let run = |args: &[&str]| {
+        Run::from(
+            command()
+                .env("HOME", home.path())
+                .env("XDG_CACHE_HOME", home.path().join("cache"))
+                .env("TMPDIR", home.path())
+                .args(args)
+                .output()
+                .unwrap(),
+        )
+    };
+    assert_eq!(run(&["info", missing.to_str().unwrap()]).code, 0);
+    let seeded = run(&[
+        "seed",
+        db.path().to_str().unwrap(),
+        "--codePath",
+        "f.py",
+        "--targetCode",
+        "x",
+        "--metrics",
+        r#"{"s":1}"#,
+    ]);
+    assert_eq!(seeded.code, 0, "{seeded:?}");
+    assert_eq!(run(&["sample", db.path().to_str().unwrap()]).code, 0);
+    let left: Vec<_> = fs::read_dir(home.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(left.is_empty(), "evodb wrote outside the database directory: {left:?}");
+    assert!(!missing.exists(), "a reader created the directory it was asked about");
 }
 
 #[test]

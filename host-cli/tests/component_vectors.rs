@@ -1,5 +1,6 @@
-//! The conformance vectors through the component under wasmtime: the `pure` world's component
-//! and the `population` export of the `with-store` component.
+//! The conformance vectors through the `population` export of the `with-store` component under
+//! wasmtime, as the `evodb` binary runs it. (The `pure` world's component is replayed by the jco
+//! and wasmtime-py runners in `wasm/tests/`.)
 
 mod common;
 
@@ -8,28 +9,10 @@ use evodb_conformance::{VECTOR_COUNT, embedded_vectors, replay_all};
 use evodb_host::Host;
 
 #[test]
-fn every_vector_replays_identically_through_the_pure_component() {
-    let host = Host::new().unwrap();
-    let component = load(&host, "evodb-pure.wasm");
-    let ran = replay_all(&mut Wasmtime::new(&host, &component), &embedded_vectors());
-    println!("component (wasmtime, pure world): ran {ran} conformance vectors");
-    assert_eq!(ran, VECTOR_COUNT);
-}
-
-#[test]
 fn every_vector_replays_identically_through_the_store_component() {
     let host = Host::new().unwrap();
-    let component = load(&host, "evodb-store.wasm");
+    let component = load(&host);
     let ran = replay_all(&mut Wasmtime::new(&host, &component), &embedded_vectors());
     println!("component (wasmtime, with-store world): ran {ran} conformance vectors");
     assert_eq!(ran, VECTOR_COUNT);
-}
-
-#[test]
-fn the_pure_component_imports_nothing() {
-    let host = Host::new().unwrap();
-    let component = load(&host, "evodb-pure.wasm");
-    let imports: Vec<String> =
-        component.component_type().imports(host.engine()).map(|(name, _)| name.to_string()).collect();
-    assert!(imports.is_empty(), "the pure world must have no imports, found {imports:?}");
 }

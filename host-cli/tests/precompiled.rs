@@ -1,19 +1,24 @@
-//! The cache of precompiled machine code: compiled once, then loaded; keyed by the component.
+//! The machine code built into the binary: it loads without a compiler (there is none in the
+//! binary) and names what it embeds.
 
-use evodb_host::precompiled::{Origin, entry_path, load};
-use evodb_host::{Host, embedded};
+use evodb_host::{GUEST_DIR, Host, embedded};
 
 #[test]
-fn the_second_load_comes_from_the_cache_and_a_new_component_gets_a_new_entry() {
+fn the_built_in_machine_code_loads_and_runs() {
     let host = Host::new().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let (_, first) = load(&host, embedded::COMPONENT, embedded::COMPONENT_SHA256, Some(cache.path())).unwrap();
-    let entry = entry_path(&host, cache.path(), embedded::COMPONENT_SHA256);
-    assert_eq!(first, Origin::Compiled(Some(entry.clone())));
-    let (_, second) = load(&host, embedded::COMPONENT, embedded::COMPONENT_SHA256, Some(cache.path())).unwrap();
-    assert_eq!(second, Origin::Cached(entry.clone()));
+    let component = embedded::load(&host).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = host.store(Some(dir.path())).unwrap();
+    let bindings = host.instantiate_store(&mut store, &component).unwrap();
+    let info = bindings.evodb_population_store().call_info(&mut store, GUEST_DIR).unwrap().unwrap();
+    assert!(info.is_empty);
+}
 
-    assert_ne!(entry_path(&host, cache.path(), "another component"), entry);
-    let (_, jit) = load(&host, embedded::COMPONENT, embedded::COMPONENT_SHA256, None).unwrap();
-    assert_eq!(jit, Origin::Jit);
+#[test]
+fn the_version_names_the_component_it_embeds() {
+    assert_eq!(embedded::COMPONENT_SHA256.len(), 64);
+    assert!(embedded::WASMTIME_VERSION.starts_with("48."), "{}", embedded::WASMTIME_VERSION);
+    // The machine code is wasmtime's ELF container, not the component again.
+    assert_eq!(&embedded::MACHINE_CODE[..4], b"\x7fELF");
+    assert_eq!(&embedded::COMPONENT[..4], b"\0asm");
 }

@@ -24,7 +24,7 @@ struct Fixture {
 impl Fixture {
     fn new() -> Fixture {
         let host = Host::new().unwrap();
-        let component = load(&host, "evodb-store.wasm");
+        let component = load(&host);
         Fixture { host, component, dir: tempfile::tempdir().unwrap() }
     }
 

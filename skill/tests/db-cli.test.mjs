@@ -22,14 +22,14 @@ const CLI = path.join(root, "skill/scripts/db-cli.mjs");
 const EVODB = process.env.EVODB_BIN ?? path.join(root, "target/release/evodb");
 const FIXTURE = path.resolve(root, "tests/fixtures/seed-written/database.json");
 const haveNative = fs.existsSync(EVODB);
+if (!haveNative && process.env.EVODB_REQUIRE_NATIVE) throw new Error(`tests/run.sh builds ${EVODB}, but it is missing`);
 const noNative = !haveNative && `native evodb not built at ${EVODB}`;
 const haveFlock = spawnSync("flock", ["--version"]).status === 0;
 const engine = await import(pathToFileURL(path.join(root, "skill/scripts/evodb-wasm/evodb.js")).href);
 engine.initSync({ module: fs.readFileSync(path.join(root, "skill/scripts/evodb-wasm/evodb_bg.wasm")) });
 const { Database } = engine;
 
-// The native CLI caches its compiled component here rather than in the home directory.
-const env = { ...process.env, EVODB_CACHE_DIR: path.join(os.tmpdir(), "evodb-skill-tests-cache") };
+const env = { ...process.env };
 delete env.EVODB_LOCK_TIMEOUT_MS;
 delete env.EVODB_NO_FLOCK;
 

@@ -39,8 +39,8 @@ const skip =
   (!haveNative && `native evodb not built at ${EVODB} (evodb trial is needed)`) ||
   (!havePython && "python3 not found (the example's tests and benchmark need it)");
 
-// The native CLI caches its compiled component here rather than in the home directory.
-const env = { ...process.env, EVODB_CACHE_DIR: path.join(os.tmpdir(), "evodb-skill-tests-cache") };
+if (skip && process.env.EVODB_REQUIRE_NATIVE) throw new Error(`tests/run.sh needs this suite to run, but: ${skip}`);
+const env = { ...process.env };
 delete env.EVODB_LOCK_TIMEOUT_MS;
 delete env.EVODB_NO_FLOCK;
 

@@ -1,21 +1,14 @@
-//! Running the `evodb` binary from tests: one shared cache of precompiled code (so only the
-//! first process compiles the component), results as exit code + stdout + stderr.
+//! Running the `evodb` binary from tests: results as exit code + stdout + stderr.
 #![allow(dead_code)] // each test file uses its own part
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-pub fn cache_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("evodb-cache")
-}
-
-/// `evodb` with the tests' cache directory.
+/// The `evodb` binary under test.
 pub fn command() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_evodb"));
-    command.env("EVODB_CACHE_DIR", cache_dir());
-    command
+    Command::new(env!("CARGO_BIN_EXE_evodb"))
 }
 
 #[derive(Debug)]

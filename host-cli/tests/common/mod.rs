@@ -1,8 +1,6 @@
-//! Shared by the component tests: loading `wasm/dist/*.wasm`, the `population` interface as a
+//! Shared by the component tests: the embedded component, the `population` interface as a
 //! conformance face, and WIT records rebuilt into the seed CLI's JSON shapes.
 #![allow(dead_code)] // each test file uses its own part
-
-use std::path::{Path, PathBuf};
 
 use evodb_conformance::Face;
 use evodb_host::{Host, State, population, views};
@@ -10,14 +8,9 @@ use serde_json::{Map, Value, json};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
-fn artifact(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../wasm/dist").join(name)
-}
-
-pub fn load(host: &Host, name: &str) -> Component {
-    let path = artifact(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}; run wasm/build.sh first", path.display()));
-    host.compile(&bytes).expect("the component compiles")
+/// The `with-store` component the `evodb` binary runs (its machine code, built in).
+pub fn load(host: &Host) -> Component {
+    evodb_host::embedded::load(host).expect("the built-in machine code loads")
 }
 
 /// The `population` interface of a component instance as a conformance face.

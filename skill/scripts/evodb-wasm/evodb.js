@@ -31,9 +31,13 @@ export class Database {
     /**
      * `db.add(request, now)`: `{id, metrics, bestProgramId, bestMetrics, lastIteration, warnings?}`.
      * `now` is seconds since the epoch (`Date.now() / 1000`).
-     * @param {any} request
+     *
+     * ```js
+     * const { id } = db.add({ codePath: "/c/1.py", targetCode, parentId, metrics: { score } }, Date.now() / 1000);
+     * ```
+     * @param {AddRequest} request
      * @param {number} now
-     * @returns {any}
+     * @returns {AddOutcome}
      */
     add(request, now) {
         const ret = wasm.database_add(this.__wbg_ptr, request, now);
@@ -44,7 +48,11 @@ export class Database {
     }
     /**
      * `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
-     * @returns {any}
+     *
+     * ```js
+     * const score = db.best()?.metrics.score;
+     * ```
+     * @returns {BestProgram | null}
      */
     best() {
         const ret = wasm.database_best(this.__wbg_ptr);
@@ -55,6 +63,10 @@ export class Database {
     }
     /**
      * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
+     *
+     * ```js
+     * const db = Database.fromJson(fs.readFileSync("database.json", "utf8"));
+     * ```
      * @param {string} text
      * @returns {Database}
      */
@@ -69,7 +81,11 @@ export class Database {
     }
     /**
      * `db.info()`: the seed CLI's `info` object.
-     * @returns {any}
+     *
+     * ```js
+     * const { isEmpty, lastIteration, bestProgramId } = db.info();
+     * ```
+     * @returns {Info}
      */
     info() {
         const ret = wasm.database_info(this.__wbg_ptr);
@@ -126,7 +142,7 @@ export class Database {
      * const { ancestors } = db.lineage(db.best().id); // parent first, back to the seed program
      * ```
      * @param {string} id
-     * @returns {any}
+     * @returns {Lineage | null}
      */
     lineage(id) {
         const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
@@ -140,7 +156,11 @@ export class Database {
     /**
      * `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
      * the seed's defaults); `seed` a non-negative integer (default 0).
-     * @param {any} config
+     *
+     * ```js
+     * const db = new Database({ numIslands: 4, fitness: { kind: "primary", metric: "score" } }, 7);
+     * ```
+     * @param {Config | null} [config]
      * @param {number | null} [seed]
      */
     constructor(config, seed) {
@@ -162,7 +182,7 @@ export class Database {
      * @param {number} n
      * @param {Uint32Array | number[] | null} [frozen]
      * @param {Uint32Array | number[] | null} [boosted]
-     * @returns {any}
+     * @returns {Plan}
      */
     plan(n, frozen, boosted) {
         const val3 = +n;
@@ -222,7 +242,7 @@ export class Database {
      * ```js
      * const again = Database.replay(history); // same toJson() as the original
      * ```
-     * @param {any} events
+     * @param {Event[]} events
      * @returns {Database}
      */
     static replay(events) {
@@ -234,7 +254,11 @@ export class Database {
     }
     /**
      * `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
-     * @returns {any}
+     *
+     * ```js
+     * const { parent, inspirations } = db.sample(); // the prompt's program and its examples
+     * ```
+     * @returns {Sample}
      */
     sample() {
         const ret = wasm.database_sample(this.__wbg_ptr);
@@ -249,7 +273,7 @@ export class Database {
      * ```js
      * while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
      * ```
-     * @returns {any}
+     * @returns {StopVerdict}
      */
     shouldStop() {
         const ret = wasm.database_shouldStop(this.__wbg_ptr);
@@ -265,7 +289,7 @@ export class Database {
      * ```js
      * const { improvement, islands } = db.stats(); // improvement > 0: better than the seed program
      * ```
-     * @returns {any}
+     * @returns {Stats}
      */
     stats() {
         const ret = wasm.database_stats(this.__wbg_ptr);
@@ -276,7 +300,11 @@ export class Database {
     }
     /**
      * `db.takeEvents()`: the events recorded since the last call, oldest first.
-     * @returns {any}
+     *
+     * ```js
+     * const added = db.takeEvents().filter((e) => e.event === "added"); // typed by `event`
+     * ```
+     * @returns {Event[]}
      */
     takeEvents() {
         const ret = wasm.database_takeEvents(this.__wbg_ptr);
@@ -287,6 +315,10 @@ export class Database {
     }
     /**
      * `db.toJson()`: the whole database as `database.json` text.
+     *
+     * ```js
+     * fs.writeFileSync("database.json", db.toJson()); // the same bytes the native core writes
+     * ```
      * @returns {string}
      */
     toJson() {
@@ -344,7 +376,7 @@ export class Simulation {
     }
     /**
      * `sim.best()`: the best program, or `null`.
-     * @returns {any}
+     * @returns {BestProgram | null}
      */
     best() {
         const ret = wasm.simulation_best(this.__wbg_ptr);
@@ -364,9 +396,9 @@ export class Simulation {
     /**
      * `new Simulation(config?, seed?, landscape?)`: creates the database and adds the seed
      * program; `landscape` is `{terms: 2–8, ruggedness: 0–1}` (default `{terms: 4, ruggedness: 0}`).
-     * @param {any} config
-     * @param {number | null | undefined} seed
-     * @param {any} landscape
+     * @param {Config | null} [config]
+     * @param {number | null} [seed]
+     * @param {Landscape | null} [landscape]
      */
     constructor(config, seed, landscape) {
         const ret = wasm.simulation_new(config, !isLikeNone(seed), isLikeNone(seed) ? 0 : seed, landscape);
@@ -379,7 +411,7 @@ export class Simulation {
     }
     /**
      * `sim.stats()`: the database's statistics, as `Database.stats()`.
-     * @returns {any}
+     * @returns {Stats}
      */
     stats() {
         const ret = wasm.simulation_stats(this.__wbg_ptr);
@@ -391,7 +423,7 @@ export class Simulation {
     /**
      * `sim.step(n)`: runs `n` iterations and returns the events since the last call.
      * @param {number} n
-     * @returns {any}
+     * @returns {Event[]}
      */
     step(n) {
         const ret = wasm.simulation_step(this.__wbg_ptr, n);
@@ -420,26 +452,26 @@ export class Simulation {
 if (Symbol.dispose) Simulation.prototype[Symbol.dispose] = Simulation.prototype.free;
 
 /**
- * `policyCheck(changedFiles, targetFile, protected?)`: `{pass, reason}` — seed 003's rule that a
- * candidate changes only its target file and no protected one (`benchmark*.py`, `eval*.py`,
- * `*.sh` by default).
+ * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — seed 003's rule
+ * that a candidate changes only its target file and no protected one (`benchmark*.py`,
+ * `eval*.py`, `*.sh` by default).
  *
  * ```js
  * policyCheck(["model.py", "benchmark.py"], "model.py"); // {pass: false, reason: "Protected file modified: 'benchmark.py'"}
  * ```
- * @param {string[]} changed_files
- * @param {string} target_file
- * @param {string[] | null} [_protected]
- * @returns {any}
+ * @param {string[]} changedFiles
+ * @param {string} targetFile
+ * @param {string[] | null} [protectedPatterns]
+ * @returns {PolicyVerdict}
  */
-export function policyCheck(changed_files, target_file, _protected) {
+export function policyCheck(changedFiles, targetFile, protectedPatterns) {
     let ptr0, len0, ptr1, len1, ptr2, len2;
     try {
-        ptr0 = passArrayJsValueToWasm0(changed_files, wasm.__wbindgen_malloc);
+        ptr0 = passArrayJsValueToWasm0(changedFiles, wasm.__wbindgen_malloc);
         len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(target_file, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        ptr1 = passStringToWasm0(targetFile, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         len1 = WASM_VECTOR_LEN;
-        ptr2 = isLikeNone(_protected) ? 0 : passArrayJsValueToWasm0(_protected, wasm.__wbindgen_malloc);
+        ptr2 = isLikeNone(protectedPatterns) ? 0 : passArrayJsValueToWasm0(protectedPatterns, wasm.__wbindgen_malloc);
         len2 = WASM_VECTOR_LEN;
     } catch (e) {
         if (ptr2) { wasm.__externref_drop_slice(ptr2, len2); wasm.__wbindgen_free(ptr2, len2 * 4, 4); }

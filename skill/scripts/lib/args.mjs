@@ -120,7 +120,6 @@ const COMMANDS = {
 const GLOBAL_FLAGS = {
   timeBudgetMs: "accepted for compatibility with evodb (no sandbox here)",
   memoryLimitMb: "accepted for compatibility with evodb (no sandbox here)",
-  noCache: { help: "accepted for compatibility with evodb", bool: true },
   help: { help: "print this help", bool: true },
 };
 

@@ -17,10 +17,14 @@ Exit codes:
  70  internal: the component failed (a bug in evodb)
 130  interrupted (trial): Ctrl-C or SIGTERM; the target file was restored";
 
+/// `evodb --version`: evodb, the wasmtime that runs the component, and the component's SHA-256
+/// (written by build.rs).
+const VERSION: &str = env!("EVODB_LONG_VERSION");
+
 #[derive(Debug, Parser)]
 #[command(
     name = "evodb",
-    version,
+    version = VERSION,
     about = "The population database of LLM-driven evolutionary code search, run as a sandboxed WebAssembly component.",
     long_about = "The population database of LLM-driven evolutionary code search, run as a sandboxed WebAssembly \
 component. A drop-in for the AlphaEvolve skill's `node db-cli.mjs <command> <dbPath>`: same commands, flags and JSON \
@@ -42,10 +46,6 @@ pub struct SandboxArgs {
     /// Memory cap of the component, in MiB.
     #[arg(long = "memoryLimitMb", global = true, default_value_t = 1024, value_name = "MIB")]
     pub memory_limit_mb: u64,
-    /// Compile the component in-process instead of loading cached machine code (slower; for
-    /// benchmarks and debugging).
-    #[arg(long = "noCache", global = true)]
-    pub no_cache: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -83,6 +83,8 @@ pub enum Command {
     /// Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)
     #[command(name = "should-stop")]
     ShouldStop(DbArg),
+    /// Install the evodb-evolve skill: `evodb skill install .claude/skills/evodb-evolve`
+    Skill(crate::skill::SkillArgs),
     #[command(about = crate::trial::ABOUT, long_about = crate::trial::LONG_ABOUT, after_help = crate::trial::EXIT_CODES)]
     Trial(crate::trial::TrialArgs),
 }

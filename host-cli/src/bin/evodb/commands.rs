@@ -85,6 +85,7 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         }
         Command::Trial(args) => crate::trial::run(args),
         Command::View(args) => crate::view::run(args),
+        Command::Skill(args) => crate::skill::run(args),
     }
 }
 

@@ -7,6 +7,7 @@ mod config_flags;
 mod demo;
 mod failure;
 mod session;
+mod skill;
 mod trial;
 mod view;
 
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         // The commands that need no component.
         Command::Trial(args) => trial::run(args),
         Command::View(args) => view::run(args),
+        Command::Skill(args) => skill::run(args),
         command => Runtime::start(&cli.sandbox).and_then(|runtime| commands::run(&runtime, command)),
     };
     match result {

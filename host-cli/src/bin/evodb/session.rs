@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
 use evodb_host::store::Guest as StoreInterface;
-use evodb_host::{Access, DatabaseDir, GUEST_DIR, Host, Limits, State, embedded, population, precompiled};
+use evodb_host::{Access, DatabaseDir, GUEST_DIR, Host, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::Component;
 
@@ -23,10 +23,7 @@ impl Runtime {
         let memory_bytes = usize::try_from(sandbox.memory_limit_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
         let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
         let host = Host::with_limits(limits).map_err(internal)?;
-        let cache_dir = (!sandbox.no_cache).then(precompiled::default_cache_dir);
-        let (component, _origin) =
-            precompiled::load(&host, embedded::COMPONENT, embedded::COMPONENT_SHA256, cache_dir.as_deref())
-                .map_err(internal)?;
+        let component = embedded::load(&host).map_err(internal)?;
         Ok(Runtime { host, component })
     }
 

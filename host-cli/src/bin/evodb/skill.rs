@@ -1,0 +1,120 @@
+//! `evodb skill install <dir>`: writes the evodb-evolve skill (SKILL.md, references, the worked
+//! example, and the Node drop-in `scripts/db-cli.mjs` with its WebAssembly engine), embedded in
+//! the binary from `skill/`, so the skill installs with nothing but `evodb` at hand.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use include_dir::{Dir, DirEntry, include_dir};
+
+use crate::commands::Printed;
+use crate::failure::Failure;
+
+static SKILL: Dir = include_dir!("$CARGO_MANIFEST_DIR/../skill");
+
+#[derive(Debug, Args)]
+pub struct SkillArgs {
+    #[command(subcommand)]
+    pub action: SkillAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkillAction {
+    /// Write the evodb-evolve skill into a directory, e.g. .claude/skills/evodb-evolve
+    Install(InstallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// Where the skill goes (created if missing), e.g. ~/.claude/skills/evodb-evolve
+    #[arg(value_name = "dir")]
+    pub dir: PathBuf,
+    /// Replace the skill's files in a directory that is not empty (other files are left alone)
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(args: SkillArgs) -> Result<Printed, Failure> {
+    let SkillAction::Install(InstallArgs { dir, force }) = args.action;
+    let files = skill_files();
+    refuse_to_clobber(&dir, force)?;
+    for (relative, contents) in &files {
+        write_file(&dir, relative, contents)?;
+    }
+    let installed = serde_json::json!({ "installed": dir.display().to_string(), "files": files.len() });
+    Ok(Printed::from(installed.to_string()))
+}
+
+/// The skill's files, relative paths in order; the skill's own tests and caches stay behind.
+pub fn skill_files() -> Vec<(&'static Path, &'static [u8])> {
+    fn walk(dir: &'static Dir<'static>, files: &mut Vec<(&'static Path, &'static [u8])>) {
+        for entry in dir.entries() {
+            let name = entry.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
+            match entry {
+                DirEntry::Dir(sub) if !matches!(name, "tests" | "__pycache__" | "node_modules") => walk(sub, files),
+                DirEntry::File(file) if !name.ends_with(".pyc") => files.push((file.path(), file.contents())),
+                _ => {}
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&SKILL, &mut files);
+    files.sort_by_key(|(path, _)| *path);
+    files
+}
+
+/// An existing, non-empty directory needs --force: it may be another skill, or the user's edits.
+fn refuse_to_clobber(dir: &Path, force: bool) -> Result<(), Failure> {
+    match fs::symlink_metadata(dir) {
+        Err(_) => Ok(()),
+        Ok(meta) if !meta.is_dir() => Err(Failure::Io(format!(
+            "`{}` exists and is not a directory; pass a directory for the skill, e.g. .claude/skills/evodb-evolve",
+            dir.display()
+        ))),
+        Ok(_) if force => Ok(()),
+        Ok(_) => match fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Failure::Usage(format!(
+                "`{}` is not empty; pass --force to replace the skill's files there (other files are kept)",
+                dir.display()
+            ))),
+            Err(e) => Err(Failure::Io(format!("cannot read `{}`: {e}", dir.display()))),
+        },
+    }
+}
+
+/// Creates the file afresh: an existing file (or a symlink in its place) is removed first, so a
+/// write never follows a link out of the skill directory.
+fn write_file(root: &Path, relative: &Path, contents: &[u8]) -> Result<(), Failure> {
+    let path = root.join(relative);
+    let io = |what: &str, e: std::io::Error| Failure::Io(format!("cannot {what} `{}`: {e}", path.display()));
+    if let Some(parent) = path.parent() {
+        refuse_symlinked_dirs(root, parent)?;
+        fs::create_dir_all(parent).map_err(|e| io("create the directory for", e))?;
+    }
+    match fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_dir() => return Err(io("write", std::io::Error::other("a directory is in the way"))),
+        Ok(_) => fs::remove_file(&path).map_err(|e| io("replace", e))?,
+        Err(_) => {}
+    }
+    let mut file = OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| io("create", e))?;
+    file.write_all(contents).map_err(|e| io("write", e))
+}
+
+/// A directory inside the skill that is a symlink would send the write elsewhere.
+fn refuse_symlinked_dirs(root: &Path, dir: &Path) -> Result<(), Failure> {
+    let mut current = root.to_path_buf();
+    for part in dir.strip_prefix(root).unwrap_or(Path::new("")).components() {
+        current.push(part);
+        if fs::symlink_metadata(&current).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Failure::Io(format!(
+                "`{}` is a symbolic link; the skill is written only inside `{}` — remove the link or pick another directory",
+                current.display(),
+                root.display()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# Suites that compare with the native evodb fail, instead of skipping, when it is missing.
+export EVODB_REQUIRE_NATIVE=1
 
 # --- what the suites need -----------------------------------------------------------------
 # (wasm/build.sh installs the wasm32 targets, the wasm-bindgen CLI and the npm packages.)
@@ -51,6 +53,21 @@ rm -rf target/demo-smoke
 target/release/evodb demo --iterations 5 --out target/demo-smoke >/dev/null
 target/release/evodb validate target/demo-smoke/database
 echo "demo smoke run: ok"
+
+# --- `cargo install --path host-cli` gives a working, self-contained evodb -------------------
+# (--locked: the versions this repository tested; the shared target directory reuses the build.)
+rm -rf target/install-smoke
+CARGO_TARGET_DIR="$PWD/target" cargo install -q --locked --path host-cli --root target/install-smoke
+installed=target/install-smoke/bin/evodb
+bytes=$(stat -c %s "$installed")
+echo "installed evodb: $bytes bytes; $("$installed" --version)"
+[ "$bytes" -le $((25 * 1024 * 1024)) ] || { echo "the installed evodb is over 25 MiB" >&2; exit 1; }
+smoke=$(mktemp -d)
+(cd "$smoke" && HOME="$smoke" "$OLDPWD/$installed" seed db --codePath f.py --targetCode x --metrics '{"s":1}' >/dev/null \
+  && HOME="$smoke" "$OLDPWD/$installed" skill install skill >/dev/null)
+[ "$(ls -A "$smoke")" = "$(printf 'db\nskill')" ] || { echo "evodb wrote outside its database and skill directories: $(ls "$smoke")" >&2; exit 1; }
+rm -rf "$smoke"
+echo "install smoke run: ok"
 
 # One closing line over every suite above (cargo's "test result:" lines, node's "# pass/# fail",
 # pytest's "N passed").

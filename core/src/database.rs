@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::candidates::{CachedResult, CandidateLog, Status, code_hash};
 use crate::config::{Config, Placement};
+use crate::counters;
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::features::{cell_key, cell_of};
@@ -149,6 +150,8 @@ impl Database {
         if !now.is_finite() {
             return Err(Error::input("now", format!("is {now}; pass the current time in seconds")));
         }
+        counters::next(|| "lastIteration", self.last_iteration)?;
+        counters::next(|| "seq", self.candidates.next_seq)?;
         if let Some(id) = &request.id
             && self.population.slot_of(id).is_some()
         {
@@ -184,6 +187,10 @@ impl Database {
             true => None,
             false => Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?),
         };
+        counters::next(|| format!("islandGenerations[{island}]"), self.island_generations[island as usize])?;
+        if let Some(slot) = parent {
+            counters::next(|| "generation", self.population.get(slot).program.generation)?;
+        }
 
         // Nothing has changed so far; from here on the add cannot fail.
         let mut warnings = Vec::new();
@@ -199,6 +206,7 @@ impl Database {
                 0
             }
         };
+        warnings.extend(self.consistency_warnings(&request, parent));
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
         if let Some((index, _, _)) = planned {
             self.pending.remove(index);
@@ -417,10 +425,41 @@ impl Database {
         }
     }
 
+    /// What the seed skill's loop relies on without checking it: one initial program, and the same
+    /// metric names on every candidate (the mean of different metrics ranks nothing).
+    /// Metric names are compared with the parent's (else the best's): a child is scored like its
+    /// parent, and that costs no scan of the population.
+    fn consistency_warnings(&self, request: &AddRequest, parent: Option<u32>) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if request.is_seed() && !self.is_empty() {
+            warnings.push(format!(
+                "the database already holds {} programs and this is a second initial program (`seed`); \
+                 to continue the run, add candidates with --parentId from `sample`",
+                self.len()
+            ));
+        }
+        if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program) {
+            let names = |m: &crate::Metrics| m.iter().map(|(name, _)| name.to_owned()).collect::<BTreeSet<_>>();
+            let (stored, given) = (names(&reference.metrics), names(&request.metrics));
+            if stored != given {
+                let list = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
+                warnings.push(format!(
+                    "metrics name [{}] but the stored programs use [{}]; score every candidate with the same metrics, or fitness compares unlike things",
+                    list(&given),
+                    list(&stored)
+                ));
+            }
+        }
+        warnings
+    }
+
     /// Deletes a program that is on no island. If it was the best, the best becomes the top of
     /// the remaining population (the seed would leave a dangling `bestProgramId` instead).
     pub(crate) fn delete_program(&mut self, slot: u32) -> Record {
         let record = self.population.remove(slot);
+        if record.program.iteration_found == 0 && self.candidates.baseline_fitness.is_none() {
+            self.candidates.baseline_fitness = Some(record.fitness);
+        }
         if self.best == Some(slot) {
             self.best = self.population.best();
         }

@@ -51,8 +51,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// the problem is the text as a whole.
 pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Option<String>, serde_json::Error)> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let value = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
         (if path == "." { None } else { Some(path) }, e.into_inner())
-    })
+    })?;
+    // One JSON value and whitespace, nothing after it: a writer that rewrote the file would
+    // otherwise drop whatever followed.
+    de.end().map_err(|e| (None, e))?;
+    Ok(value)
 }

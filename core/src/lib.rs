@@ -20,6 +20,7 @@
 
 mod candidates;
 mod config;
+mod counters;
 mod database;
 mod error;
 mod events;
@@ -51,6 +52,7 @@ pub use candidates::{Status, code_hash};
 pub use config::{
     Config, Direction, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules,
 };
+pub use counters::MAX_COUNTER;
 pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
 pub use events::Event;

@@ -10,6 +10,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::config::{Config, Direction, FitnessSpec};
 use crate::error::{Error, Result};
 
+/// Most metric names one program may carry: evaluators report a handful, and a bound keeps a
+/// hostile file or request from costing minutes (names are looked up linearly).
+pub const MAX_METRICS: usize = 1000;
+/// Longest metric name, in bytes.
+pub const MAX_METRIC_NAME_BYTES: usize = 256;
+
 /// A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
 /// mean sums values in that order and its files list them in that order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -42,8 +48,22 @@ impl Metrics {
                 ),
             ));
         }
+        if name.len() > MAX_METRIC_NAME_BYTES {
+            let shown: String = name.chars().take(40).collect();
+            return Err(Error::input(
+                format!("metrics.{shown}…"),
+                format!("is a {}-byte name; metric names are at most {MAX_METRIC_NAME_BYTES} bytes", name.len()),
+            ));
+        }
+        let full = self.0.len() == MAX_METRICS;
         match self.0.iter_mut().find(|(n, _)| *n == name) {
             Some(slot) => slot.1 = value,
+            None if full => {
+                return Err(Error::input(
+                    "metrics",
+                    format!("has more than {MAX_METRICS} names; report the few that score the program"),
+                ));
+            }
             None => self.0.push((name, value)),
         }
         Ok(())

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::candidates::{CandidateLog, Status};
 use crate::config::Config;
+use crate::counters;
 use crate::database::{Database, MAX_SEED};
 use crate::error::{Error, Result, parse_json};
 use crate::features::{cell_fits, cell_of};
@@ -114,9 +115,35 @@ pub(crate) fn parse_stored(text: &str) -> Result<StoredDatabase> {
     parse_json(text).map_err(describe_parse_error)
 }
 
+/// Every stored counter within [`counters::MAX_COUNTER`].
+fn check_counters(stored: &StoredDatabase) -> Result<()> {
+    counters::check_stored("lastIteration", stored.last_iteration)?;
+    counters::check_stored("lastMigrationGeneration", stored.last_migration_generation)?;
+    for (i, generation) in stored.island_generations.iter().enumerate() {
+        counters::check_stored(&format!("islandGenerations[{i}]"), *generation)?;
+    }
+    for (key, p) in &stored.programs {
+        counters::check_stored(&format!("programs.{key}.generation"), p.generation)?;
+        counters::check_stored(&format!("programs.{key}.iterationFound"), p.iteration_found)?;
+        if let Some(seq) = p.seq {
+            counters::check_stored(&format!("programs.{key}.seq"), seq)?;
+        }
+    }
+    if let Some(log) = stored.evodb.as_ref().and_then(|ext| ext.candidates.as_ref()) {
+        counters::check_stored("evodb.candidates.nextSeq", log.next_seq)?;
+        counters::check_stored("evodb.candidates.evaluations", log.evaluations)?;
+    }
+    Ok(())
+}
+
 fn describe_parse_error((path, inner): (Option<String>, serde_json::Error)) -> Error {
     if inner.is_eof() {
         Error::corrupt(format!("the file ends early (torn or truncated write?): {inner}"))
+    } else if inner.to_string().starts_with("trailing characters") {
+        Error::corrupt(format!(
+            "trailing content after the JSON value ({}); the file must hold one JSON object — remove what follows it or restore a backup",
+            inner.to_string().trim_start_matches("trailing characters ")
+        ))
     } else if inner.is_syntax() {
         Error::corrupt(format!("the file is not valid JSON: {inner}"))
     } else if let Some(path) = path {
@@ -127,6 +154,7 @@ fn describe_parse_error((path, inner): (Option<String>, serde_json::Error)) -> E
 }
 
 pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
+    check_counters(&stored)?;
     let (seed, rng, mut config) = match &stored.evodb {
         Some(ext) if ext.format == 0 => {
             return Err(Error::corrupt("`evodb.format` is 0; evodb writes format 1 or later"));
@@ -217,11 +245,19 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             }
         }
     }
+    // The seed deletes a program that no island lists, so its files never hold one; keeping it
+    // would write a file that fails `validate`, and dropping it would lose it silently.
+    if let Some(slot) = db.population.slots().find(|&s| db.population.first_island(s).is_none()) {
+        return Err(Error::corrupt(format!(
+            "program `{}` is in `programs` but on no island (`islands` does not list it)",
+            db.population.get(slot).program.id
+        )));
+    }
     // A seed-written program has no home island: it is the first island that lists it.
     let unplaced: Vec<u32> =
         db.population.slots().filter(|&s| db.population.get(s).program.island == u32::MAX).collect();
     for slot in unplaced {
-        let home = db.population.first_island(slot).unwrap_or(0);
+        let home = db.population.first_island(slot).expect("every program is on an island (checked above)");
         db.population.get_mut(slot).program.island = home;
     }
 

@@ -107,7 +107,15 @@ fn root_parent() -> String {
     ROOT_PARENT_ID.to_string()
 }
 
+/// The `changes` of the seed command's request.
+pub const SEED_CHANGES: &str = "initial implementation";
+
 impl AddRequest {
+    /// Whether this is what the seed command sends: parent `"0"` and changes [`SEED_CHANGES`].
+    pub fn is_seed(&self) -> bool {
+        self.parent_id == ROOT_PARENT_ID && self.changes == SEED_CHANGES
+    }
+
     /// The seed command's request: parent `"0"`, changes `"initial implementation"`.
     pub fn seed(code_path: impl Into<String>, target_code: impl Into<String>, metrics: Metrics) -> AddRequest {
         AddRequest {
@@ -116,7 +124,7 @@ impl AddRequest {
             target_code: target_code.into(),
             parent_id: root_parent(),
             metrics,
-            changes: "initial implementation".to_string(),
+            changes: SEED_CHANGES.to_string(),
             island: None,
             status: Status::Accepted,
             reason: None,

@@ -95,8 +95,12 @@ impl Database {
             })
             .collect();
         let best_fitness = self.best.map(fitness);
-        let baseline_fitness =
-            self.population.slots().find(|&s| self.population.get(s).program.iteration_found == 0).map(fitness);
+        let baseline_fitness = self
+            .population
+            .slots()
+            .find(|&s| self.population.get(s).program.iteration_found == 0)
+            .map(fitness)
+            .or(self.candidates.baseline_fitness);
         Stats {
             program_count: self.len(),
             evaluations: self.candidates.evaluations,

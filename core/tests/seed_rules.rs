@@ -26,7 +26,8 @@ fn members(db: &Database, island: u32) -> Vec<String> {
 #[test]
 fn add_follows_the_seed_steps() {
     let mut db = db_with(Config::default());
-    let out = db.add(AddRequest::seed("/src/f.py", "def f(): 1", Metrics::new([("s", 0.2)]).unwrap()), 10.0).unwrap();
+    let out =
+        db.add(AddRequest::seed("/src/f.py", "def f(): 1", Metrics::new([("score", 0.2)]).unwrap()), 10.0).unwrap();
     let seed = db.program(&out.id).unwrap().clone();
     assert_eq!((seed.parent_id.as_str(), seed.generation, seed.iteration_found), ("0", 0, 0));
     assert_eq!(seed.changes, "initial implementation");

@@ -281,6 +281,18 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         evaluations: stored.last_iteration,
         ..CandidateLog::default()
     });
+    // Candidates are numbered in order: a `seq` at or past the next number would be handed out
+    // again.
+    if let Some(program) = db.population.slots().map(|s| &db.population.get(s).program).max_by_key(|p| p.seq())
+        && program.seq() >= db.candidates.next_seq
+    {
+        return Err(Error::corrupt(format!(
+            "program `{}` has `seq` {} but the next candidate is numbered {}",
+            program.id,
+            program.seq(),
+            db.candidates.next_seq
+        )));
+    }
     db.rounds = ext.rounds;
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
@@ -303,22 +315,19 @@ fn restore_cell(config: &Config, key: &str, p: &StoredProgram) -> Result<Option<
     if config.features.is_empty() {
         return Ok(None);
     }
+    // The cell follows from the metrics, the code and the island; a stored one must agree, or a
+    // later migration copy would land in another cell than its original.
+    let island = p.island.unwrap_or(0);
+    let cell = cell_of(&config.features, &p.metrics, &p.target_code, island)
+        .map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
     match &p.cell {
-        Some(cell) => {
-            let fits = cell_fits(&config.features, config.num_islands, cell);
-            if !fits {
-                return Err(Error::corrupt(format!(
-                    "`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions"
-                )));
-            }
-            Ok(Some(cell.clone()))
-        }
-        None => {
-            let island = p.island.unwrap_or(0);
-            cell_of(&config.features, &p.metrics, &p.target_code, island)
-                .map(Some)
-                .map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))
-        }
+        Some(stored) if !cell_fits(&config.features, config.num_islands, stored) => Err(Error::corrupt(format!(
+            "`programs.{key}.cell` {stored:?} does not fit the configured feature dimensions"
+        ))),
+        Some(stored) if *stored != cell => Err(Error::corrupt(format!(
+            "`programs.{key}.cell` is {stored:?} but its metrics and code place it in {cell:?}"
+        ))),
+        _ => Ok(Some(cell)),
     }
 }
 

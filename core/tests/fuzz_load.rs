@@ -4,11 +4,14 @@
 //! keys replaced), then random operations on whatever loads. Whatever the input:
 //! - nothing panics, in the loader, in `validate_json`, or in any operation;
 //! - a file that loads saves to text that loads again to the same text (no silent change);
-//! - what evodb writes validates, whatever it loaded (the loader is lenient like the seed's: it
-//!   drops ids of missing programs, which `validate_json` on the input reports);
+//! - evodb adds no problem: every problem `validate_json` finds in what it writes was already in
+//!   what it loaded (the loader refuses broken structure but, like the seed's, carries on past
+//!   what `validate` reports, e.g. a generation that is not its parent's + 1);
 //! - a refused operation leaves the database byte-identical.
 //!
 //! Regressions proptest finds are kept in `proptest-regressions/fuzz_load.txt` and replayed first.
+
+use std::collections::BTreeSet;
 
 use evodb_core::{AddRequest, Config, Database, Metrics};
 use proptest::prelude::*;
@@ -151,6 +154,16 @@ fn run(db: &mut Database, ops: &[Op]) {
     }
 }
 
+/// A problem without its ids and numbers: an operation may carry an inconsistency it loaded
+/// onto another program (a stale `bestProgramId` stays stale), which is not a new problem.
+fn kind(problem: &str) -> String {
+    let mut kind = String::new();
+    for (i, part) in problem.split('`').enumerate() {
+        kind.push_str(if i % 2 == 1 { "`…`" } else { part });
+    }
+    kind.chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -160,17 +173,20 @@ proptest! {
         ops in prop::collection::vec(op(), 0..12),
     ) {
         let text = mutate(&base_file(), &mutations);
-        let _ = Database::validate_json(&text);
+        let before: BTreeSet<String> = Database::validate_json(&text).iter().map(|p| kind(p)).collect();
+        let new_problems = |written: &str| -> Vec<String> {
+            Database::validate_json(written).into_iter().filter(|p| !before.contains(&kind(p))).collect()
+        };
         if let Ok(mut db) = Database::from_json(&text) {
             let saved = db.to_json();
-            let problems = Database::validate_json(&saved);
-            prop_assert!(problems.is_empty(), "evodb wrote a file validate rejects: {problems:?}");
+            let added = new_problems(&saved);
+            prop_assert!(added.is_empty(), "evodb wrote problems the input did not have: {added:?}");
             let again = Database::from_json(&saved).expect("a saved file loads");
             prop_assert_eq!(again.to_json(), saved.clone(), "save → load → save changed the text");
             run(&mut db, &ops);
             let after = db.to_json();
-            let problems = Database::validate_json(&after);
-            prop_assert!(problems.is_empty(), "after the ops, validate rejects the file: {problems:?}");
+            let added = new_problems(&after);
+            prop_assert!(added.is_empty(), "the ops added problems: {added:?}");
             prop_assert_eq!(Database::from_json(&after).expect("the file after the ops loads").to_json(), after);
         }
     }

@@ -141,3 +141,33 @@ fn a_program_on_no_island_is_refused_on_load() {
     let problem = corrupt_problem(&serde_json::to_string(&file).unwrap());
     assert!(problem.contains("on no island"), "{problem}");
 }
+
+/// Found by `fuzz_load`: a candidate log numbering the next candidate at or below a stored
+/// program's `seq` loaded, and the next add reused a number.
+#[test]
+fn a_next_seq_at_or_below_a_stored_seq_is_refused_on_load() {
+    let db = seeded();
+    let mut file: Value = serde_json::from_str(&db.to_json()).unwrap();
+    file["evodb"]["candidates"]["nextSeq"] = 1.into();
+    let problem = corrupt_problem(&serde_json::to_string(&file).unwrap());
+    assert!(problem.contains("has `seq` 1 but the next candidate is numbered 1"), "{problem}");
+}
+
+/// Found by `fuzz_load`: a stored cell its program's metrics do not produce loaded, and a later
+/// migration copy panicked recomputing it.
+#[test]
+fn a_stored_cell_its_metrics_do_not_produce_is_refused_on_load() {
+    let config =
+        Config::from_json(r#"{"features": [{"kind": "metric", "metric": "score", "min": 0, "max": 1, "bins": 4}]}"#);
+    let mut db = Database::new(config.unwrap(), 1).unwrap();
+    db.add(AddRequest::seed("f.py", "x", Metrics::new([("score", 0.1)]).unwrap()), 1.0).unwrap();
+    let id = db.best_id().unwrap().to_owned();
+    let mut file: Value = serde_json::from_str(&db.to_json()).unwrap();
+    file["programs"][&id]["cell"] = serde_json::json!([3]);
+    let problem = corrupt_problem(&serde_json::to_string(&file).unwrap());
+    assert!(problem.contains("but its metrics and code place it in [0]"), "{problem}");
+    file["programs"][&id]["cell"] = serde_json::json!([0]);
+    file["programs"][&id]["metrics"] = serde_json::json!({"scorf": 0.1});
+    let problem = corrupt_problem(&serde_json::to_string(&file).unwrap());
+    assert!(problem.contains("metrics.score"), "{problem}");
+}

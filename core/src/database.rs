@@ -433,9 +433,10 @@ impl Database {
         let mut warnings = Vec::new();
         if request.is_seed() && !self.is_empty() {
             warnings.push(format!(
-                "the database already holds {} programs and this is a second initial program (`seed`); \
+                "the database already holds {} program{} and this is a second initial program (`seed`); \
                  to continue the run, add candidates with --parentId from `sample`",
-                self.len()
+                self.len(),
+                if self.len() == 1 { "" } else { "s" }
             ));
         }
         if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program) {

@@ -141,7 +141,7 @@ fn describe_parse_error((path, inner): (Option<String>, serde_json::Error)) -> E
         Error::corrupt(format!("the file ends early (torn or truncated write?): {inner}"))
     } else if inner.to_string().starts_with("trailing characters") {
         Error::corrupt(format!(
-            "trailing content after the JSON value ({}); the file must hold one JSON object — remove what follows it or restore a backup",
+            "trailing content after the JSON value ({}): the file must hold one JSON object; remove what follows it",
             inner.to_string().trim_start_matches("trailing characters ")
         ))
     } else if inner.is_syntax() {

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use crate::error::HostError;
 
 const LOCK_FILE: &str = ".evodb.lock";
+/// The database file inside the directory.
+pub const DATABASE_FILE: &str = "database.json";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -26,6 +28,8 @@ pub enum Access {
 pub struct DatabaseDir {
     path: Option<PathBuf>,
     _lock: Option<File>,
+    /// What the writer repaired before the call (a torn history tail), to tell the user.
+    repaired: Option<String>,
 }
 
 impl DatabaseDir {
@@ -37,7 +41,7 @@ impl DatabaseDir {
             HostError::Io(format!("cannot {action} `{}`: {e}; check the path and its permissions", p.display()))
         };
         if access == Access::Read && !path.exists() {
-            return Ok(DatabaseDir { path: None, _lock: None });
+            return Ok(DatabaseDir { path: None, _lock: None, repaired: None });
         }
         if path.exists() && !path.is_dir() {
             return Err(HostError::Io(format!(
@@ -63,7 +67,16 @@ impl DatabaseDir {
                 Some(file)
             }
         };
-        Ok(DatabaseDir { path: Some(resolved), _lock: lock })
+        let repaired = match access {
+            Access::Write => crate::history::repair_torn_tail(&resolved).map_err(HostError::Io)?,
+            Access::Read => None,
+        };
+        Ok(DatabaseDir { path: Some(resolved), _lock: lock, repaired })
+    }
+
+    /// What was repaired before the call, e.g. a torn last line of the history.
+    pub fn repaired(&self) -> Option<&str> {
+        self.repaired.as_deref()
     }
 
     /// The resolved directory; `None` when a reader found no directory.

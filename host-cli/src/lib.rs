@@ -13,6 +13,7 @@ mod directory;
 pub mod embedded;
 mod engine_config;
 mod error;
+pub mod history;
 mod runtime;
 pub mod trial;
 pub mod views;
@@ -22,6 +23,6 @@ pub mod bindings {
 }
 
 pub use bindings::exports::evodb::population::{population, store};
-pub use directory::{Access, DatabaseDir};
+pub use directory::{Access, DATABASE_FILE, DatabaseDir};
 pub use error::HostError;
 pub use runtime::{GUEST_DIR, Host, Limits, State};

@@ -137,6 +137,9 @@ impl Host {
         drop(watchdog);
         match result {
             Ok(Ok(value)) => Ok(value),
+            // The guest may turn a refused allocation into an error of its own (std's `fs::read`
+            // reports "out of memory"): that is still the cap.
+            Ok(Err(_)) if store.data().memory.exceeded => Err(HostError::MemoryCap(self.limits.memory_bytes)),
             Ok(Err(err)) => Err(HostError::Database(err)),
             Err(trap) => Err(self.classify(store, trap)),
         }

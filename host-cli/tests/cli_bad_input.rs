@@ -8,6 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cli::{add_args, evodb, seed_args};
+use serde_json::{Value, json};
 
 struct Case {
     name: &'static str,
@@ -47,6 +48,28 @@ fn add_case(name: &'static str, code: i32, message: &'static str, flag: &str, va
 
 fn write_db(dir: &Path, bytes: &[u8]) {
     fs::write(dir.join("database.json"), bytes).unwrap();
+}
+
+fn append_db(dir: &Path, bytes: &[u8]) {
+    let mut text = fs::read(dir.join("database.json")).unwrap();
+    text.extend_from_slice(bytes);
+    write_db(dir, &text);
+}
+
+/// Rewrites database.json after `edit` changed its JSON.
+fn edit_db(dir: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut db: Value = serde_json::from_str(&fs::read_to_string(dir.join("database.json")).unwrap()).unwrap();
+    edit(&mut db);
+    write_db(dir, serde_json::to_string_pretty(&db).unwrap().as_bytes());
+}
+
+/// The id of the stored best program, for edits of one program.
+fn best_id(db: &Value) -> String {
+    db["bestProgramId"].as_str().unwrap().to_string()
+}
+
+fn fifo(path: &Path) {
+    nix::unistd::mkfifo(path, nix::sys::stat::Mode::S_IRWXU).unwrap();
 }
 
 fn catalogue() -> Vec<Case> {
@@ -169,6 +192,7 @@ fn catalogue() -> Vec<Case> {
             case("database path under a file", 5, "cannot create", &["add_", "--dbPath", "{dir}/plain-file/db"]),
         ),
     ];
+    cases.extend(hostile_cases());
     // `add_` is a full, valid add on {db} plus the case's own flags (which override).
     for case in &mut cases {
         if case.args.first().map(String::as_str) == Some("add_") {
@@ -196,6 +220,270 @@ fn catalogue() -> Vec<Case> {
         }
     }
     cases
+}
+
+/// The hostile review's cases (each named after what it found) and more of the same kind.
+fn hostile_cases() -> Vec<Case> {
+    vec![
+        // --- one JSON value per file -------------------------------------------------------
+        with_setup(
+            |d| append_db(d, b"garbage"),
+            case("trailing garbage after database.json", 1, "trailing content after the JSON value", &["add_"]),
+        ),
+        with_setup(
+            |d| append_db(d, b"\0"),
+            case("a NUL byte after database.json", 1, "trailing content", &["sample", "{db}"]),
+        ),
+        with_setup(
+            |d| append_db(d, b"{}"),
+            case("a second object after database.json", 1, "trailing content", &["validate", "{db}"]),
+        ),
+        with_setup(
+            |d| append_db(d, b"\n]"),
+            case("a stray bracket after database.json", 1, "trailing content", &["best", "{db}"]),
+        ),
+        with_setup(
+            |d| {
+                let text = fs::read(d.join("database.json")).unwrap();
+                write_db(d, &[b"\xef\xbb\xbf".as_slice(), &text].concat());
+            },
+            case("a byte-order mark before database.json", 1, "corrupt database", &["info", "{db}"]),
+        ),
+        with_setup(
+            |d| write_db(d, "[".repeat(100_000).as_bytes()),
+            case("100,000 nested arrays as database.json", 1, "corrupt database", &["info", "{db}"]),
+        ),
+        // --- counters --------------------------------------------------------------------------
+        with_setup(
+            |d| edit_db(d, |v| v["lastIteration"] = json!(u64::MAX)),
+            case(
+                "lastIteration of 2^64-1 does not wrap",
+                1,
+                "`lastIteration` is 18446744073709551615, above 2^53",
+                &["add_"],
+            ),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["lastIteration"] = json!(9_007_199_254_740_993u64)),
+            case("lastIteration above 2^53 is refused on load", 1, "above 2^53", &["info", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["lastIteration"] = json!(9_007_199_254_740_991u64)),
+            case("lastIteration at 2^53-1 refuses to overflow", 1, "would overflow", &["add_"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["islandGenerations"] = json!([u64::MAX, 0, 0])),
+            case("an island generation of 2^64-1", 1, "`islandGenerations[0]`", &["add_"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["lastMigrationGeneration"] = json!(u64::MAX)),
+            case("lastMigrationGeneration of 2^64-1", 1, "`lastMigrationGeneration`", &["stats", "{db}"]),
+        ),
+        with_setup(
+            |d| {
+                edit_db(d, |v| {
+                    let id = best_id(v);
+                    v["programs"][&id]["generation"] = json!(u64::MAX)
+                })
+            },
+            case("a program generation of 2^64-1", 1, ".generation` is 18446744073709551615", &["best", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["lastIteration"] = json!(-1)),
+            case("a negative lastIteration", 1, "lastIteration", &["info", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["lastIteration"] = json!(1.5)),
+            case("a fractional lastIteration", 1, "lastIteration", &["info", "{db}"]),
+        ),
+        // --- the file's structure -------------------------------------------------------------
+        with_setup(
+            |d| edit_db(d, |v| v["islands"] = json!([[], [], []])),
+            case("a program on no island", 1, "on no island", &["sample", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["currentIsland"] = json!(7)),
+            case("currentIsland out of range", 1, "`currentIsland`", &["sample", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["islandGenerations"] = json!([0])),
+            case(
+                "islandGenerations shorter than the islands",
+                1,
+                "`islandGenerations` has 1 entries",
+                &["info", "{db}"],
+            ),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["numIslands"] = json!(0)),
+            case("numIslands 0 in the file", 1, "numIslands", &["info", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["evodb"]["format"] = json!(99)),
+            case("a database from a newer evodb", 1, "upgrade evodb", &["info", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["evodb"]["rng"] = json!("not a state")),
+            case("a garbled PRNG state", 1, "corrupt database", &["sample", "{db}"]),
+        ),
+        with_setup(
+            |d| edit_db(d, |v| v["evodb"]["candidates"]["nextSeq"] = json!(1)),
+            case("a next seq a stored program already has", 1, "the next candidate is numbered 1", &["add_"]),
+        ),
+        with_setup(
+            |d| {
+                edit_db(d, |v| {
+                    let id = best_id(v);
+                    v["programs"][&id]["timestamp"] = json!("yesterday")
+                })
+            },
+            case("a timestamp that is a string", 1, ".timestamp", &["info", "{db}"]),
+        ),
+        with_setup(
+            |d| {
+                fs::create_dir(d.join("../dir-db"))
+                    .and_then(|_| fs::create_dir(d.join("../dir-db/database.json")))
+                    .unwrap()
+            },
+            case("database.json is a directory", 5, "dir-db/database.json", &["info", "{dir}/dir-db"]),
+        ),
+        // --- metrics bounds --------------------------------------------------------------------
+        with_setup(
+            |d| {
+                edit_db(d, |v| {
+                    let id = best_id(v);
+                    v["programs"][&id]["metrics"] = (0..100_000).map(|i| (format!("m{i}"), json!(0.5))).collect();
+                })
+            },
+            case("a stored program with 100,000 metrics", 1, "more than 1000", &["sample", "{db}"]),
+        ),
+        add_case(
+            "1001 metric names",
+            1,
+            "more than 1000",
+            "--metrics",
+            Some(Box::leak(
+                serde_json::to_string(
+                    &(0..1001).map(|i| (format!("m{i}"), json!(1))).collect::<serde_json::Map<_, _>>(),
+                )
+                .unwrap()
+                .into_boxed_str(),
+            )),
+        ),
+        add_case(
+            "a 300-byte metric name",
+            1,
+            "300-byte name",
+            "--metrics",
+            Some(Box::leak(format!("{{\"{}\": 1}}", "m".repeat(300)).into_boxed_str())),
+        ),
+        add_case("metrics nested arrays", 1, "`metrics`", "--metrics", Some("[[[[1]]]]")),
+        // --- files that are not files ------------------------------------------------------------
+        with_setup(
+            |d| fifo(&d.join("../fifo")),
+            case(
+                "--targetCodeFile naming a FIFO with no writer",
+                1,
+                "is not a regular file (a FIFO)",
+                &["add_", "--targetCodeFile", "{dir}/fifo"],
+            ),
+        ),
+        with_setup(
+            |d| fifo(&d.join("../fifo")),
+            case(
+                "--changesFile naming a FIFO with no writer",
+                1,
+                "is not a regular file (a FIFO)",
+                &["add_", "--changesFile", "{dir}/fifo"],
+            ),
+        ),
+        with_setup(
+            |d| fifo(&d.join("../fifo")),
+            case(
+                "--config naming a FIFO with no writer",
+                1,
+                "is not a regular file (a FIFO)",
+                &["init", "{dir}/new", "--config", "{dir}/fifo"],
+            ),
+        ),
+        case(
+            "--targetCodeFile naming a directory",
+            1,
+            "is not a regular file (a directory)",
+            &["add_", "--targetCodeFile", "{dir}"],
+        ),
+        case(
+            "--targetCodeFile naming a device",
+            1,
+            "is not a regular file (a device)",
+            &["add_", "--targetCodeFile", "/dev/null"],
+        ),
+        // --- usage: enums list their values ------------------------------------------------------
+        case("--status bogus", 2, "[possible values: accepted, rejected, error]", &["add_", "--status", "bogus"]),
+        case(
+            "--status with a capital",
+            2,
+            "[possible values: accepted, rejected, error]",
+            &["add_", "--status", "Accepted"],
+        ),
+        case(
+            "--operator bogus",
+            2,
+            "[possible values: exploitation, exploration, crossover, migration]",
+            &["add_", "--operator", "bogus"],
+        ),
+        case("--status error without --reason", 1, "reason", &["add_", "--status", "error"]),
+        case("--tail not a number", 2, "invalid value 'abc'", &["history", "{db}", "--tail", "abc"]),
+        case("a negative init seed", 2, "unexpected argument '-1'", &["init", "{dir}/new", "--seed", "-1"]),
+        // --- nothing to validate, nothing to find ------------------------------------------------
+        case("validate on a missing directory", 3, "nothing to validate", &["validate", "{dir}/nowhere"]),
+        with_setup(
+            |d| fs::create_dir(d.join("../empty")).unwrap(),
+            case("validate on a directory with no database", 3, "nothing to validate", &["validate", "{dir}/empty"]),
+        ),
+        case("lineage of an unknown id", 3, "no live program has id `nope`", &["lineage", "{db}", "nope"]),
+        case("an unknown plan item", 1, "nope", &["add_", "--planItem", "nope"]),
+        // --- plans and config ----------------------------------------------------------------------
+        case("a plan of 0 items", 1, "`n` is 0", &["plan", "{db}", "0"]),
+        case(
+            "a plan freezing an island that does not exist",
+            1,
+            "names island 9",
+            &["plan", "{db}", "2", "--frozen", "9"],
+        ),
+        case("a plan freezing every island", 1, "freezes every island", &["plan", "{db}", "2", "--frozen", "0,1,2"]),
+        case(
+            "a billion islands",
+            1,
+            "`numIslands` is 1000000000",
+            &["init", "{dir}/new", "--numIslands", "1000000000"],
+        ),
+        case("a migration interval of 0", 1, "`migrationInterval`", &["init", "{dir}/new", "--migrationInterval", "0"]),
+        case("features not JSON", 1, "--features is not valid JSON", &["init", "{dir}/new", "--features", "{bad"]),
+        case(
+            "negative operator weight",
+            1,
+            "exploitation",
+            &["init", "{dir}/new", "--operators", "{\"exploitation\": -1}"],
+        ),
+        // --- the sandbox's limits ------------------------------------------------------------------
+        with_setup(
+            |d| {
+                edit_db(d, |v| {
+                    let id = best_id(v);
+                    v["programs"][&id]["changes"] = json!("x".repeat(8 << 20))
+                })
+            },
+            case(
+                "a memory cap below the database's size",
+                4,
+                "exceeded its memory cap (4 MiB)",
+                &["info", "{db}", "--memoryLimitMb", "4"],
+            ),
+        ),
+        case("a memory cap of 0", 4, "exceeded its memory cap (0 MiB)", &["info", "{db}", "--memoryLimitMb", "0"]),
+        case("a time budget of 0", 4, "exceeded its time budget (0 ms)", &["info", "{db}", "--timeBudgetMs", "0"]),
+    ]
 }
 
 /// Every file under `dir` with its bytes.
@@ -244,9 +532,15 @@ fn every_bad_input_is_refused_by_name_and_changes_nothing() {
         assert_eq!(run.stderr.lines().count(), run.stderr.trim().lines().count());
         assert!(snapshot(&db) == before, "{}: the database directory changed", case.name);
         assert!(!scratch.path().join("plain-file/db").exists());
+        assert!(!scratch.path().join("new").exists(), "{}: a refused init created its directory", case.name);
+        assert!(
+            !run.stderr.contains("`/db/") && !run.stderr.contains("`/db`"),
+            "{}: the message names the sandbox's path, not the user's\n{run:?}",
+            case.name
+        );
     }
     println!("bad input: {} cases refused, each with its message and exit code, files byte-identical", cases.len());
-    assert!(cases.len() >= 30, "the catalogue holds {} cases", cases.len());
+    assert!(cases.len() >= 100, "the catalogue holds {} cases", cases.len());
 }
 
 /// Not an error, as in the seed: an unknown parent is accepted with generation 0 and a warning.

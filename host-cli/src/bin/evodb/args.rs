@@ -157,13 +157,13 @@ pub struct AddArgs {
     #[arg(long = "island")]
     pub island: Option<u32>,
     /// accepted (default), rejected (kept as memory) or error (needs --reason; joins no island)
-    #[arg(long = "status", value_name = "STATUS")]
+    #[arg(long = "status", value_name = "STATUS", value_parser = ["accepted", "rejected", "error"])]
     pub status: Option<String>,
     /// Why the candidate was rejected or failed
     #[arg(long = "reason", allow_hyphen_values = true)]
     pub reason: Option<String>,
     /// The operator that produced it: exploitation, exploration, crossover or migration
-    #[arg(long = "operator")]
+    #[arg(long = "operator", value_parser = ["exploitation", "exploration", "crossover", "migration"])]
     pub operator: Option<String>,
     /// The `plan` item this candidate answers; it lands on that item's island
     #[arg(long = "planItem", value_name = "NAME")]

@@ -2,12 +2,14 @@
 //! database directory), then one component call, then the JSON to print.
 
 use std::fs;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use evodb_core::AddRequest;
 use evodb_host::views as output;
-use evodb_host::{Access, population as wit};
+use evodb_host::{Access, DATABASE_FILE, population as wit};
 use serde_json::{Map, Value, json};
 
 use crate::args::{
@@ -42,8 +44,9 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::Seed(args) => seed(runtime, args),
         Command::Add(args) => add(runtime, args),
         Command::Sample(DbArg { db }) => {
+            let warnings = new_database_warning(&db);
             let sample = runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_sample(st, dir, now()))?;
-            Ok(output::json(&output::sample(sample)).into())
+            Ok(Printed { stdout: output::json(&output::sample(sample)), warnings })
         }
         Command::Best(DbArg { db }) => {
             let best = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_best(st, dir))?;
@@ -75,9 +78,10 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::History(args) => history(runtime, args),
         Command::Demo(args) => crate::demo::run(runtime, args),
         Command::Plan(PlanArgs { db: DbArg { db }, n, frozen, boosted }) => {
+            let warnings = new_database_warning(&db);
             let plan =
                 runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_plan(st, dir, n, &frozen, &boosted))?;
-            Ok(output::json(&output::plan(plan)).into())
+            Ok(Printed { stdout: output::json(&output::plan(plan)), warnings })
         }
         Command::ShouldStop(DbArg { db }) => {
             let verdict = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_should_stop(st, dir))?;
@@ -86,6 +90,15 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::Trial(args) => crate::trial::run(args),
         Command::View(args) => crate::view::run(args),
         Command::Skill(args) => crate::skill::run(args),
+    }
+}
+
+/// Writers other than `create`/`init` start a database where there is none, as the seed does;
+/// the user probably meant an existing one (a typo in the path), so they are told.
+fn new_database_warning(db: &Path) -> Vec<String> {
+    match db.join(DATABASE_FILE).exists() {
+        true => Vec::new(),
+        false => vec![format!("no database at `{}`; creating a new one", db.display())],
     }
 }
 
@@ -100,12 +113,11 @@ fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Print
     fields.entry("changes").or_insert_with(|| json!("initial implementation"));
     fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
     let request = add_request(fields)?;
+    let mut warnings = new_database_warning(&db.db);
     let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
     let outcome = output::add_outcome(outcome);
-    Ok(Printed {
-        stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})),
-        warnings: outcome.warnings,
-    })
+    warnings.extend(outcome.warnings);
+    Ok(Printed { stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})), warnings })
 }
 
 fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
@@ -139,10 +151,11 @@ fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
         }
     }
     let request = add_request(fields)?;
+    let mut warnings = new_database_warning(&db.db);
     let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
     // The seed prints no warnings in its JSON; the CLI prints them on stderr.
     let mut outcome = output::add_outcome(outcome);
-    let warnings = std::mem::take(&mut outcome.warnings);
+    warnings.append(&mut outcome.warnings);
     Ok(Printed { stdout: output::json(&outcome), warnings })
 }
 
@@ -162,7 +175,7 @@ fn candidate_fields(c: CandidateArgs, changes_required: bool) -> Result<Map<Stri
     })?;
     let changes = match (c.changes, c.changes_file) {
         (Some(changes), _) => Some(changes),
-        (None, Some(path)) => Some(read_text("--changesFile", &path)?),
+        (None, Some(path)) => Some(without_final_newline(read_text("--changesFile", &path)?)),
         (None, None) if changes_required => return Err(Failure::missing_flag("changes")),
         (None, None) => None,
     };
@@ -199,16 +212,63 @@ fn bad_input(err: evodb_core::Error) -> Failure {
     Failure::BadInput(err.to_string())
 }
 
-fn read_text(flag: &str, path: &Path) -> Result<String, Failure> {
-    let bytes = fs::read(path).map_err(|e| match e.kind() {
+/// A `*File` flag's text: `-` is standard input; anything but a regular file (a FIFO with no
+/// writer would block forever, a directory or device is a mistake) is refused.
+pub fn read_text(flag: &str, path: &Path) -> Result<String, Failure> {
+    let bytes = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::Io(format!("{flag}: cannot read standard input: {e}")))?;
+        bytes
+    } else {
+        read_regular_file(flag, path)?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::BadInput(format!("{flag}: `{}` is not UTF-8 text ({e}); save it as UTF-8", path.display()))
+    })
+}
+
+fn read_regular_file(flag: &str, path: &Path) -> Result<Vec<u8>, Failure> {
+    let io = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => {
             Failure::NotFound(format!("{flag}: `{}` does not exist; check the path", path.display()))
         }
         _ => Failure::Io(format!("{flag}: cannot read `{}`: {e}", path.display())),
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        Failure::BadInput(format!("{flag}: `{}` is not UTF-8 text ({e}); save it as UTF-8", path.display()))
-    })
+    };
+    // Opened without blocking, so a FIFO is seen for what it is before anything waits on it.
+    let mut file =
+        fs::OpenOptions::new().read(true).custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits()).open(path).map_err(io)?;
+    let kind = file.metadata().map_err(io)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_dir() {
+            "a directory"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        return Err(Failure::BadInput(format!(
+            "{flag} `{}` is not a regular file ({what}); pass a file, or - for standard input",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
+}
+
+/// A description read from a file loses the one line ending an editor leaves at its end.
+fn without_final_newline(mut text: String) -> String {
+    if text.ends_with('\n') {
+        text.pop();
+        if text.ends_with('\r') {
+            text.pop();
+        }
+    }
+    text
 }
 
 fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
@@ -224,8 +284,15 @@ fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
 /// Checks the stored file for every broken invariant (the engine's `validate`) and reports them
 /// all as JSON; an invalid database exits 1 with its problems on stdout and the first on stderr.
 fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
+    if !db.join(DATABASE_FILE).exists() {
+        return Err(Failure::NotFound(format!(
+            "no database at `{}` (no {DATABASE_FILE}): nothing to validate; check the path",
+            db.display()
+        )));
+    }
     let mut session = runtime.open(db, Access::Read)?;
-    let problems = session.call(|s, st, dir| s.call_validate(st, dir))?;
+    let mut problems = session.call(|s, st, dir| s.call_validate(st, dir))?;
+    problems.extend(evodb_host::history::problems(db).map_err(Failure::Io)?);
     if let Some(first) = problems.first() {
         println!("{}", output::json(&json!({"valid": false, "problems": problems})));
         let more =

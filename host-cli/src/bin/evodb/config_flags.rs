@@ -2,8 +2,6 @@
 //! in as JSON (a number stays a number, anything else becomes a string), so every range and
 //! type check — and its message naming the field — stays in the engine.
 
-use std::fs;
-
 use serde_json::{Map, Value, json};
 
 use crate::args::InitArgs;
@@ -13,12 +11,7 @@ pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
     let mut config = match &args.config {
         None => Map::new(),
         Some(path) => {
-            let text = fs::read_to_string(path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    Failure::NotFound(format!("--config: `{}` does not exist; check the path", path.display()))
-                }
-                _ => Failure::Io(format!("--config: cannot read `{}`: {e}", path.display())),
-            })?;
+            let text = crate::commands::read_text("--config", path)?;
             match serde_json::from_str(&text) {
                 Ok(Value::Object(map)) => map,
                 Ok(_) => {

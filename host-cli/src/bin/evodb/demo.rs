@@ -43,7 +43,9 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
         println!("Seeded {} | {}", seeded.id, format_metrics(&metrics));
         1
     } else {
-        if !info.seed_target_code.as_deref().unwrap_or_default().starts_with(CODE_PREFIX) {
+        // The best program, not the seed program: pruning may have deleted the latter.
+        let best = session.call(|s, st, dir| s.call_best(st, dir))?;
+        if !best.is_some_and(|best| best.target_code.starts_with(CODE_PREFIX)) {
             return Err(Failure::BadInput(format!(
                 "`{}` holds a run that is not the demo's; pass --out <another directory>",
                 database_dir.display()

@@ -1,6 +1,6 @@
 //! One component instance on one database directory, as each CLI command uses it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
@@ -32,6 +32,9 @@ impl Runtime {
     /// and nothing is created where the path points.
     pub fn open(&self, path: &Path, access: Access) -> Result<Session<'_>, Failure> {
         let dir = DatabaseDir::open(path, access)?;
+        if let Some(repair) = dir.repaired() {
+            eprintln!("warning: {repair}");
+        }
         let scratch = match dir.path() {
             Some(_) => None,
             None => {
@@ -44,7 +47,7 @@ impl Runtime {
             Ok(bindings) => bindings,
             Err(err) => return Err(self.host.classify(&store, err).into()),
         };
-        Ok(Session { host: &self.host, store, bindings, _dir: dir, _scratch: scratch })
+        Ok(Session { host: &self.host, store, bindings, user_path: path.to_path_buf(), _dir: dir, _scratch: scratch })
     }
 }
 
@@ -52,6 +55,8 @@ pub struct Session<'a> {
     host: &'a Host,
     store: Store<State>,
     bindings: WithStore,
+    /// The directory as the user named it, for messages.
+    user_path: PathBuf,
     _dir: DatabaseDir,
     _scratch: Option<tempfile::TempDir>,
 }
@@ -63,8 +68,18 @@ impl Session<'_> {
         op: impl FnOnce(&StoreInterface, &mut Store<State>, &str) -> wasmtime::Result<Result<T, population::Error>>,
     ) -> Result<T, Failure> {
         let interface = self.bindings.evodb_population_store();
-        Ok(self.host.call(&mut self.store, |store| op(interface, store, GUEST_DIR))?)
+        let result = self.host.call(&mut self.store, |store| op(interface, store, GUEST_DIR));
+        result.map_err(|err| Failure::from(err).map_message(|m| user_paths(m, &self.user_path)))
     }
+}
+
+/// The component names files under [`GUEST_DIR`]; the user knows them by the path they gave.
+fn user_paths(message: String, user_path: &Path) -> String {
+    let shown = user_path.display().to_string();
+    let shown = shown.trim_end_matches('/');
+    message
+        .replace(&format!("{GUEST_DIR}/"), &format!("{shown}/"))
+        .replace(&format!("`{GUEST_DIR}`"), &format!("`{shown}`"))
 }
 
 fn internal(err: wasmtime::Error) -> Failure {

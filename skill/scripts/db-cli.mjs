@@ -11,8 +11,11 @@
 // `node db-cli.mjs --help` lists the commands; `node db-cli.mjs <command> --help` their flags.
 //
 // This file holds main and the commands; lib/ the rest: args.mjs (the command line, exit codes),
-// lock.mjs (the writers' lock), store.mjs (the files and the WebAssembly engine).
+// input.mjs (*File flags, standard input, argv's bytes, JSON from flags), limits.mjs (the time
+// budget and memory cap), lock.mjs (the writers' lock), history.mjs (history.ndjson's torn tail),
+// store.mjs (the files and the WebAssembly engine).
 
+import fs from "node:fs";
 import path from "node:path";
 import {
   EXIT,
@@ -20,13 +23,16 @@ import {
   INIT_SCALARS,
   SCRIPT,
   STOPPING,
+  U32_MAX,
   badInput,
   islandList,
   nonNegativeInteger,
   parseArgs,
-  readFlagFile,
   usage,
 } from "./lib/args.mjs";
+import { historyProblems } from "./lib/history.mjs";
+import { checkArgvUtf8, openRegular, parseJson, readFlagText, withoutFinalNewline } from "./lib/input.mjs";
+import { checkMemory, checkTime, setLimits, startClock } from "./lib/limits.mjs";
 import {
   DATABASE_FILE,
   Database,
@@ -34,7 +40,7 @@ import {
   checkDirectory,
   engine,
   engineFailure,
-  fresh,
+  hasDatabase,
   load,
   loadEngine,
   read,
@@ -55,7 +61,7 @@ function parseMetrics(text) {
   const hint = `pass an object of finite numbers, e.g. --metrics '{"score": 0.8}'`;
   let metrics;
   try {
-    metrics = JSON.parse(text);
+    metrics = parseJson(text);
   } catch (e) {
     throw badInput(`--metrics is not valid JSON (${e.message}); ${hint}`);
   }
@@ -69,14 +75,17 @@ function parseMetrics(text) {
   return metrics;
 }
 
-/** The candidate's flags as request fields, checked in the seed's order. */
-function candidateFields(flags, required) {
+/**
+ * The candidate's flags as request fields, checked in the seed's order. Code from a file keeps
+ * its bytes; a description from a file loses its final newline, as evodb's does.
+ */
+async function candidateFields(flags, required) {
   for (const [name, present] of required) if (!present(flags)) throw missingFlag(name);
   const fields = { codePath: flags.codePath };
-  fields.targetCode = flags.targetCode ?? readFlagFile("--targetCodeFile", flags.targetCodeFile);
+  fields.targetCode = flags.targetCode ?? (await readFlagText("--targetCodeFile", flags.targetCodeFile));
   fields.metrics = parseMetrics(flags.metrics);
-  const changes = flags.changes ?? (flags.changesFile === undefined ? undefined : readFlagFile("--changesFile", flags.changesFile));
-  if (changes !== undefined) fields.changes = changes;
+  if (flags.changes !== undefined) fields.changes = flags.changes;
+  else if (flags.changesFile !== undefined) fields.changes = withoutFinalNewline(await readFlagText("--changesFile", flags.changesFile));
   return fields;
 }
 
@@ -100,20 +109,21 @@ function addOutcome(outcome) {
 }
 
 async function seedCommand(dir, flags) {
-  const fields = candidateFields(flags, [
+  const fields = await candidateFields(flags, [
     ["codePath", has("codePath")],
     ["targetCode", has("targetCode", "targetCodeFile")],
     ["metrics", has("metrics")],
   ]);
   const request = { ...fields, parentId: ROOT_PARENT_ID, changes: fields.changes ?? "initial implementation" };
   precheck(request);
-  const outcome = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }));
+  const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
+  const outcome = written.value;
   const { warnings } = addOutcome(outcome);
-  return { stdout: JSON.stringify({ id: outcome.id, metrics: outcome.metrics }), warnings };
+  return { stdout: JSON.stringify({ id: outcome.id, metrics: outcome.metrics }), warnings: [...written.warnings, ...warnings] };
 }
 
 async function addCommand(dir, flags) {
-  const fields = candidateFields(flags, [
+  const fields = await candidateFields(flags, [
     ["codePath", has("codePath")],
     ["targetCode", has("targetCode", "targetCodeFile")],
     ["parentId", has("parentId")],
@@ -122,13 +132,14 @@ async function addCommand(dir, flags) {
   ]);
   const request = { ...fields, parentId: flags.parentId };
   if (flags.id !== undefined) request.id = flags.id;
-  if (flags.island !== undefined) request.island = nonNegativeInteger("--island", flags.island);
+  if (flags.island !== undefined) request.island = nonNegativeInteger("--island", flags.island, U32_MAX);
   for (const key of ["status", "reason", "operator", "planItem"]) {
     if (flags[key] !== undefined) request[key] = flags[key];
   }
   precheck(request);
-  const outcome = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }));
-  return addOutcome(outcome);
+  const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
+  const { stdout, warnings } = addOutcome(written.value);
+  return { stdout, warnings: [...written.warnings, ...warnings] };
 }
 
 function scalar(text) {
@@ -141,7 +152,7 @@ function scalar(text) {
 
 function jsonFlag(flag, text) {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (e) {
     throw badInput(`${flag} is not valid JSON (${e.message}); see \`${SCRIPT} init --help\``);
   }
@@ -166,13 +177,13 @@ function fitnessRule(rule) {
 }
 
 /** init's flags → the config object; every range and type check stays in the engine. */
-function initConfig(flags) {
+async function initConfig(flags) {
   let config = {};
   if (flags.config !== undefined) {
-    const text = readFlagFile("--config", flags.config);
+    const text = await readFlagText("--config", flags.config);
     let parsed;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseJson(text);
     } catch (e) {
       throw badInput(`--config: \`${flags.config}\` is not valid JSON (${e.message})`);
     }
@@ -206,7 +217,7 @@ function initConfig(flags) {
 }
 
 async function initCommand(dir, flags) {
-  const config = initConfig(flags);
+  const config = await initConfig(flags);
   let seed = 0;
   if (flags.seed !== undefined) {
     if (!/^\d+$/.test(flags.seed)) throw usage(`invalid value '${flags.seed}' for '--seed': expected a non-negative integer`);
@@ -216,7 +227,7 @@ async function initCommand(dir, flags) {
     seed = Number(flags.seed);
   }
   engine(() => new Database(config, seed)).free(); // a bad config or seed touches nothing
-  const info = await write(dir, (current, isNew) => {
+  const { value: info } = await write(dir, (current, isNew) => {
     if (!isNew) {
       throw badInput(`\`${path.join(dir, DATABASE_FILE)}\` already holds a database; use it as it is, or remove it to start over`);
     }
@@ -227,94 +238,123 @@ async function initCommand(dir, flags) {
   return JSON.stringify(info);
 }
 
+/** A writer's JSON and warnings; `announce`: say when it creates the database. */
+async function written(dir, op, announce) {
+  const { value, warnings } = await write(dir, op, { announce });
+  return { stdout: JSON.stringify(value), warnings };
+}
+
 async function run({ name, positionals, flags }) {
   const [dir] = positionals;
   switch (name) {
     case "create":
-      return JSON.stringify(await write(dir, (db, isNew) => ({ value: db.info(), save: isNew })));
+      return written(dir, (db, isNew) => ({ value: db.info(), save: isNew }), false);
     case "info":
-      return JSON.stringify(engine(() => read(dir).info()));
+      return JSON.stringify(read(dir, (db) => db.info()));
     case "seed":
       return seedCommand(dir, flags);
     case "add":
       return addCommand(dir, flags);
     case "sample":
-      return JSON.stringify(await write(dir, (db) => ({ value: db.sample(), save: true })));
+      return written(dir, (db) => ({ value: db.sample(), save: true }), true);
     case "best":
-      return JSON.stringify(engine(() => read(dir).best()));
+      return JSON.stringify(read(dir, (db) => db.best()));
     case "init":
       return initCommand(dir, flags);
     case "stats":
-      return JSON.stringify(engine(() => read(dir).stats()));
+      return JSON.stringify(read(dir, (db) => db.stats()));
     case "validate":
       return validateCommand(dir);
     case "export": {
-      const format = flags.format ?? "json";
       const exporters = {
         json: (db) => db.toJson(),
         mermaid: (db) => db.lineageMermaid(),
         tree: (db) => db.lineageTree(),
         markdown: (db) => db.populationMarkdown(),
       };
-      if (!exporters[format]) {
-        throw usage(`invalid value '${format}' for '--format <FORMAT>' [possible values: json, mermaid, tree, markdown]`);
-      }
-      return engine(() => exporters[format](read(dir))).trimEnd();
+      return read(dir, exporters[flags.format ?? "json"]).trimEnd(); // parseArgs checked the format
     }
     case "lineage": {
       const id = positionals[1];
-      const lineage = engine(() => read(dir).lineage(id));
+      const lineage = read(dir, (db) => db.lineage(id));
       if (lineage === null) {
         throw new Failure(EXIT.notFound, `no live program has id \`${id}\`; \`${SCRIPT} best\` or \`${SCRIPT} export\` list the ids`);
       }
       return JSON.stringify(lineage);
     }
     case "history": {
-      checkDirectory(dir);
-      let text = "";
-      try {
-        text = readFlagFile("history", path.join(dir, HISTORY_FILE));
-      } catch (e) {
-        if (e.exit !== EXIT.notFound) throw e;
-      }
-      const lines = text.split("\n").filter((line) => line !== "");
-      const tail = flags.tail === undefined ? lines.length : nonNegativeInteger("--tail", flags.tail);
+      const tail = flags.tail === undefined ? Infinity : nonNegativeInteger("--tail", flags.tail);
+      const lines = historyText(dir).split("\n").filter((line) => line !== "");
       return lines.slice(Math.max(0, lines.length - tail)).join("\n");
     }
     case "plan": {
-      const n = nonNegativeInteger("<n>", positionals[1]);
-      if (n > 0xffffffff) throw usage(`invalid value '${positionals[1]}' for '<n>': too large`);
+      const n = nonNegativeInteger("<n>", positionals[1], U32_MAX);
       const frozen = islandList("--frozen", flags.frozen);
       const boosted = islandList("--boosted", flags.boosted);
-      return JSON.stringify(await write(dir, (db) => ({ value: db.plan(n, frozen, boosted), save: true })));
+      return written(dir, (db) => ({ value: db.plan(n, frozen, boosted), save: true }), true);
     }
     case "should-stop":
-      return JSON.stringify(engine(() => read(dir).shouldStop()));
+      return JSON.stringify(read(dir, (db) => db.shouldStop()));
   }
   throw new Failure(EXIT.internal, `command ${name} has no implementation`);
 }
 
-/** Every broken invariant of the stored file; invalid → the problems on stdout, the first on stderr, exit 1. */
+/** history.ndjson's text ("" when there is none); anything but a regular file is refused (exit 5). */
+function historyText(dir) {
+  checkDirectory(dir);
+  checkMemory(0); // evodb starts its engine for this too
+  const file = path.join(dir, HISTORY_FILE);
+  let opened;
+  try {
+    opened = openRegular(file);
+  } catch (e) {
+    if (e.code === "ENOENT") return "";
+    throw new Failure(EXIT.io, `cannot read \`${file}\`: ${e.message}; check the path and its permissions`);
+  }
+  if (opened.kind) throw new Failure(EXIT.io, `cannot read \`${file}\`: it is ${opened.kind}, not a regular file; move it away (the history must be a file)`);
+  try {
+    return fs.readFileSync(opened.fd, "utf8");
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+}
+
+/**
+ * Every broken invariant of the stored file and every torn or non-JSON history line; invalid →
+ * the problems on stdout, the first on stderr, exit 1. No database.json is nothing to validate
+ * (exit 3): `{"valid": true}` there would pass a typo'd path.
+ */
 function validateCommand(dir) {
+  if (!hasDatabase(dir)) {
+    throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to validate; check the path`);
+  }
+  startClock();
   const text = readDatabaseText(dir);
-  const problems = text === null ? [] : Database.validate(text);
+  if (text === null) throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to validate; check the path`);
+  const problems = [...Database.validate(text), ...historyProblems(dir)];
+  checkTime();
   if (problems.length) {
     process.stdout.write(JSON.stringify({ valid: false, problems }) + "\n");
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more on stdout)` : "";
     throw badInput(`${problems[0]}${more}`);
   }
-  const info = engine(() => (text === null ? fresh() : load(text)).info());
+  const db = load(text);
+  const info = engine(() => db.info());
+  db.free();
+  checkTime();
   return JSON.stringify({ valid: true, programCount: info.programCount, lastIteration: info.lastIteration });
 }
 
 // --- main ---------------------------------------------------------------------------------------
 
 async function main(argv) {
+  checkArgvUtf8(argv);
   const parsed = parseArgs(argv);
   if (parsed.help) {
     process.stdout.write(parsed.help);
     return;
   }
+  setLimits(parsed.flags);
   await loadEngine();
   let printed = await run(parsed);
   if (typeof printed === "string") printed = { stdout: printed, warnings: [] };

@@ -1,10 +1,8 @@
 // The command line of db-cli.mjs: the command table and its flags, the help text, parseArgs,
-// the exit codes (those of the native `evodb` CLI) and the Failure that carries one; plus the
-// text of a file named by a flag (--targetCodeFile, --changesFile, --config).
+// the exit codes (those of the native `evodb` CLI) and the Failure that carries one. What flags
+// name from outside (files, standard input, argv's raw bytes) is read in input.mjs.
 
-import fs from "node:fs";
-
-export const EXIT = { ok: 0, badInput: 1, usage: 2, notFound: 3, io: 5, internal: 70 };
+export const EXIT = { ok: 0, badInput: 1, usage: 2, notFound: 3, limit: 4, io: 5, internal: 70 };
 
 export const SCRIPT = "node db-cli.mjs";
 
@@ -22,10 +20,10 @@ export const badInput = (message) => new Failure(EXIT.badInput, message);
 const CANDIDATE_FLAGS = {
   codePath: "where the candidate's code lives (stored as given, never opened)",
   targetCode: "the candidate's code",
-  targetCodeFile: { help: "read the candidate's code from this file (no shell quoting needed)", conflicts: "targetCode" },
+  targetCodeFile: { help: "read the candidate's code from this file, byte for byte (- for standard input)", conflicts: "targetCode" },
   metrics: `metrics as a JSON object of finite numbers, e.g. '{"score": 0.8}'`,
   changes: "what the mutation changed",
-  changesFile: { help: "read the changes description from this file", conflicts: "changes" },
+  changesFile: { help: "read the changes description from this file (- for standard input; its final newline is dropped)", conflicts: "changes" },
 };
 
 export const INIT_SCALARS = {
@@ -67,9 +65,12 @@ const COMMANDS = {
       parentId: "the parent's id (an unknown id is accepted with generation 0 and a warning)",
       id: "use this id instead of a generated one",
       island: "put the program on this island (required with --placement explicit)",
-      status: "accepted (default), rejected (kept as memory) or error (needs --reason; joins no island)",
+      status: {
+        help: "accepted (default), rejected (kept as memory) or error (needs --reason; joins no island)",
+        values: ["accepted", "rejected", "error"],
+      },
       reason: "why the candidate was rejected or failed",
-      operator: "exploitation, exploration, crossover or migration",
+      operator: { help: "exploitation, exploration, crossover or migration", values: ["exploitation", "exploration", "crossover", "migration"] },
       planItem: "the plan item this candidate answers; it lands on that item's island",
     },
   },
@@ -80,7 +81,7 @@ const COMMANDS = {
     positionals: ["dbPath"],
     flags: {
       seed: "seed of the database's PRNG, 0 to 2^53-1 [0]",
-      config: "start from a config JSON file; flags override its fields",
+      config: "start from a config JSON file (- for standard input); flags override its fields",
       ...INIT_SCALARS,
       islands: { alias: "numIslands" },
       capacity: { alias: "maxIslandSize" },
@@ -97,7 +98,7 @@ const COMMANDS = {
   export: {
     about: "Print the whole database (json), its family tree (mermaid, tree) or seed 004's markdown",
     positionals: ["dbPath"],
-    flags: { format: "json (default) | mermaid | tree | markdown" },
+    flags: { format: { help: "json (default) | mermaid | tree | markdown", values: ["json", "mermaid", "tree", "markdown"] } },
   },
   lineage: { about: "Ancestors and descendants of a live program", positionals: ["dbPath", "id"] },
   history: {
@@ -116,20 +117,24 @@ const COMMANDS = {
   "should-stop": { about: "Whether the budget or a stopping rule says the run is over", positionals: ["dbPath"] },
 };
 
-/** Accepted by every command for drop-in compatibility with `evodb`; they bound its sandbox. */
+/** Every command takes evodb's sandbox limits; limits.mjs keeps them as far as Node can. */
 const GLOBAL_FLAGS = {
-  timeBudgetMs: "accepted for compatibility with evodb (no sandbox here)",
-  memoryLimitMb: "accepted for compatibility with evodb (no sandbox here)",
+  timeBudgetMs: "time budget of the database operation in ms [10000]; checked after loading and after the operation (exit 4)",
+  memoryLimitMb: "memory cap in MiB [1024]; a database.json too large to load under it is refused up front (exit 4)",
   help: { help: "print this help", bool: true },
 };
 
 const EXIT_CODES = `Exit codes:
   0  success
-  1  bad input: invalid metrics, code or config, a corrupt database file, an id in use
-  2  usage: unknown command or flag, missing or conflicting flags
-  3  not found: a file named by a flag, a program id
+  1  bad input: invalid metrics, code or config, a corrupt database file, an id in use,
+     a *File flag naming something that is not a regular file
+  2  usage: unknown command or flag, missing or conflicting flags, a value not among a flag's
+     possible values, an argument that is not valid UTF-8
+  3  not found: a file named by a flag, a program id, no database to validate
+  4  limit: the operation exceeded its time budget or memory cap
   5  IO: the database directory cannot be created, read, written or locked
- 70  internal: the WebAssembly engine failed or is missing`;
+ 70  internal: the WebAssembly engine failed or is missing
+130  interrupted by SIGINT (143: SIGTERM); the lock is released`;
 
 function spec(flag) {
   return typeof flag === "string" ? { help: flag } : flag;
@@ -201,6 +206,7 @@ export function parseArgs(argv) {
     } else {
       throw usage(`a value is required for '--${key}' but none was supplied; see \`${SCRIPT} ${name} --help\``);
     }
+    if (s.values && !s.values.includes(value)) throw notAmong(key, value, s.values);
     if (s.repeat) {
       (flags[key] ??= []).push(value);
     } else if (key in flags && !s.bool) {
@@ -230,29 +236,22 @@ export function parseArgs(argv) {
   return { name, positionals, flags };
 }
 
-export function nonNegativeInteger(what, text) {
+/** clap's wording, so both CLIs name the flag and list what it takes. */
+function notAmong(key, value, values) {
+  return usage(`invalid value '${value}' for '--${key} <${key.toUpperCase()}>' [possible values: ${values.join(", ")}]`);
+}
+
+/** A count or index; `max` is the native flag's integer type (u32 for islands and plan sizes). */
+export function nonNegativeInteger(what, text, max = Number.MAX_SAFE_INTEGER) {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw usage(`invalid value '${text}' for '${what}': expected a non-negative integer`);
   }
+  if (Number(text) > max) throw usage(`invalid value '${text}' for '${what}': ${text} is not in 0..=${max}`);
   return Number(text);
 }
 
-export function islandList(flag, values) {
-  return (values ?? []).flatMap((v) => v.split(",")).map((v) => nonNegativeInteger(flag, v.trim()));
-}
+export const U32_MAX = 0xffffffff;
 
-/** A text file named by a flag: exit 3 when missing, 1 when not UTF-8. */
-export function readFlagFile(flag, file) {
-  let bytes;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    if (e.code === "ENOENT") throw new Failure(EXIT.notFound, `${flag}: \`${file}\` does not exist; check the path`);
-    throw new Failure(EXIT.io, `${flag}: cannot read \`${file}\`: ${e.message}`);
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw badInput(`${flag}: \`${file}\` is not UTF-8 text; save it as UTF-8`);
-  }
+export function islandList(flag, values) {
+  return (values ?? []).flatMap((v) => v.split(",")).map((v) => nonNegativeInteger(flag, v.trim(), U32_MAX));
 }

@@ -1,32 +1,55 @@
 // The database directory on disk and the engine that reads it: database.json read and checked,
 // replaced atomically (database.json.tmp, fsync, rename) under the lock, history.ndjson appended
-// with each operation's events; and evodb's WebAssembly engine, loaded from ../evodb-wasm/ (the
-// npm package's `web` build, committed with the skill, so a plain copy of skill/ runs on Node).
+// with each operation's events (a torn tail removed first); and evodb's WebAssembly engine, loaded
+// from ../evodb-wasm/ (the npm package's `web` build, committed with the skill, so a plain copy of
+// skill/ runs on Node). Every load is under limits.mjs's memory cap and time budget.
 
 import fs from "node:fs";
 import path from "node:path";
 import { EXIT, Failure, badInput } from "./args.mjs";
+import { HISTORY_FILE, repairTornTail } from "./history.mjs";
+import { openRegular } from "./input.mjs";
+import { checkMemory, checkTime, setEngineBytes, startClock } from "./limits.mjs";
 import { acquireLock, releaseLock } from "./lock.mjs";
 
 export const DATABASE_FILE = "database.json";
 const TEMP_FILE = "database.json.tmp";
-export const HISTORY_FILE = "history.ndjson";
+export { HISTORY_FILE };
 
 // --- files --------------------------------------------------------------------------------------
 
-/** database.json's text, or null when the directory or the file does not exist. */
+/**
+ * database.json's text, or null when the directory or the file does not exist. Opened without
+ * blocking (a FIFO there would hang the read) and checked against the memory cap before it is read.
+ */
 export function readDatabaseText(dir) {
   const file = path.join(dir, DATABASE_FILE);
-  let bytes;
+  let opened;
   try {
-    bytes = fs.readFileSync(file);
+    opened = openRegular(file);
   } catch (e) {
-    if (e.code === "ENOENT") return null;
+    if (e.code === "ENOENT") {
+      checkMemory(0); // an empty database still needs the engine
+      return null;
+    }
     if (e.code === "ENOTDIR") throw notADirectory(dir);
     throw new Failure(EXIT.io, `cannot read \`${file}\`: ${e.message}; check the path and its permissions`);
   }
+  if (opened.kind) {
+    throw new Failure(EXIT.io, `cannot read \`${file}\`: it is ${opened.kind}, not a regular file; move it away (database.json must be a file)`);
+  }
+  let bytes;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    checkMemory(opened.stat.size);
+    bytes = fs.readFileSync(opened.fd);
+  } catch (e) {
+    if (e instanceof Failure) throw e;
+    throw new Failure(EXIT.io, `cannot read \`${file}\`: ${e.message}; check the path and its permissions`);
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw badInput(`corrupt database: \`${file}\` is not UTF-8 text; restore it from a backup`);
   }
@@ -49,6 +72,11 @@ export function checkDirectory(dir) {
   return true;
 }
 
+/** Whether `dir` holds a database.json (of any kind: a broken one is still one to validate). */
+export function hasDatabase(dir) {
+  return fs.existsSync(path.join(dir, DATABASE_FILE));
+}
+
 // --- the engine ---------------------------------------------------------------------------------
 
 export let Database;
@@ -56,7 +84,8 @@ export let Database;
 export async function loadEngine() {
   try {
     const engine = await import("../evodb-wasm/evodb.js");
-    engine.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
+    const exports = engine.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
+    setEngineBytes(exports.memory?.buffer.byteLength ?? 0);
     ({ Database } = engine);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
@@ -91,23 +120,43 @@ export function load(text) {
   return engine(() => Database.fromJson(text));
 }
 
-/** Readers take no lock: writers replace database.json atomically, so a reader sees the old or the new file. */
-export function read(dir) {
+/**
+ * A reader's `op(db)` on the stored database (readers take no lock: writers replace database.json
+ * atomically, so a reader sees the old or the new file), timed from the read on.
+ */
+export function read(dir, op) {
+  startClock();
   const text = readDatabaseText(dir);
-  return text === null ? fresh() : load(text);
+  const db = text === null ? fresh() : load(text);
+  try {
+    checkTime();
+    const value = engine(() => op(db));
+    checkTime();
+    return value;
+  } finally {
+    db.free();
+  }
 }
+
+/** Writers other than create and init start a database where there is none, as the seed does. */
+const creating = (dir) => `no database at \`${dir}\`; creating a new one`;
 
 /**
  * A writer's read-modify-write under the lock. `op(db, isNew)` returns `{value, save, replace?}`
- * (`replace`: a database to store instead of `db`); when it throws nothing is written. A missing directory is only created once a dry run on a fresh database
- * succeeded, so bad input never leaves a directory behind.
+ * (`replace`: a database to store instead of `db`); when it throws nothing is written. Returns
+ * `{value, warnings}`; with `announce`, a database created here is one of the warnings (the user
+ * probably meant an existing one: a typo in the path). A missing directory is only created once a
+ * dry run on a fresh database succeeded, so bad input never leaves a directory behind.
  */
-export async function write(dir, op) {
+export async function write(dir, op, { announce = false } = {}) {
   if (!checkDirectory(dir)) {
+    startClock();
+    checkMemory(0);
     const dry = fresh();
     dry.recordEvents(true);
     engine(() => op(dry, true));
     dry.free();
+    checkTime();
     try {
       fs.mkdirSync(dir, { recursive: true });
     } catch (e) {
@@ -116,15 +165,39 @@ export async function write(dir, op) {
   }
   await acquireLock(dir);
   try {
+    const repaired = repairTornTail(dir); // as evodb: first thing under the lock, said at once
+    if (repaired) process.stderr.write(`warning: ${repaired}\n`);
+    startClock();
     const text = readDatabaseText(dir);
     const db = text === null ? fresh() : load(text);
     db.recordEvents(true); // from `created` on for a new database
+    checkTime();
     const { value, save: changed, replace } = engine(() => op(db, text === null));
+    checkTime(); // over budget: nothing saved
     if (changed) save(dir, replace ?? db);
-    return value;
+    return { value, warnings: announce && text === null ? [creating(dir)] : [] };
   } finally {
     releaseLock();
   }
+}
+
+/**
+ * history.ndjson opened to append, without blocking: a FIFO there would block the open until a
+ * reader came (or refuse it, ENXIO, without one), and anything but a regular file is refused.
+ */
+function openHistory(historyPath, io) {
+  const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = fs.constants;
+  let fd;
+  try {
+    fd = fs.openSync(historyPath, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, 0o666);
+  } catch (e) {
+    if (e.code === "ENXIO") e.message = "it is a FIFO, not a regular file; move it away (the history must be a file)";
+    throw io("open", historyPath, e);
+  }
+  const stat = fs.fstatSync(fd);
+  if (stat.isFile()) return fd;
+  fs.closeSync(fd);
+  throw io("open", historyPath, { message: "it is not a regular file; move it away (the history must be a file)" });
 }
 
 /**
@@ -138,12 +211,7 @@ function save(dir, db) {
   const target = path.join(dir, DATABASE_FILE);
   const io = (action, file, e) =>
     new Failure(EXIT.io, `cannot ${action} \`${file}\`: ${e.message}; check that the directory exists and is writable`);
-  let history;
-  try {
-    history = fs.openSync(historyPath, "a");
-  } catch (e) {
-    throw io("open", historyPath, e);
-  }
+  const history = openHistory(historyPath, io);
   try {
     const json = db.toJson();
     const lines = engine(() => db.takeEvents()).map((event) => JSON.stringify(event) + "\n").join("");

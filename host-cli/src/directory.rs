@@ -7,6 +7,7 @@
 //! reader sees the old file or the new one.
 
 use std::fs::{self, File, OpenOptions};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::HostError;
@@ -14,6 +15,36 @@ use crate::error::HostError;
 const LOCK_FILE: &str = ".evodb.lock";
 /// The database file inside the directory.
 pub const DATABASE_FILE: &str = "database.json";
+/// What the component writes before renaming it over [`DATABASE_FILE`].
+const TEMP_FILE: &str = "database.json.tmp";
+
+/// `database.json` and `history.ndjson` must be regular files where they exist: reading a FIFO
+/// would block the call in the host, where no time budget reaches it. (Symlinks are refused by
+/// the component itself.)
+fn refuse_special_files(dir: &Path) -> Result<(), HostError> {
+    for name in [DATABASE_FILE, crate::history::HISTORY_FILE] {
+        let path = dir.join(name);
+        let Ok(meta) = fs::symlink_metadata(&path) else { continue };
+        let kind = meta.file_type();
+        if kind.is_file() || kind.is_symlink() {
+            continue;
+        }
+        let what = if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_dir() {
+            "a directory"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        return Err(HostError::Io(format!(
+            "cannot read `{}`: it is {what}, not a regular file; move it away ({name} must be a file)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -28,6 +59,8 @@ pub enum Access {
 pub struct DatabaseDir {
     path: Option<PathBuf>,
     _lock: Option<File>,
+    /// This writer created the directory (it is removed again if the call fails).
+    created: bool,
     /// What the writer repaired before the call (a torn history tail), to tell the user.
     repaired: Option<String>,
 }
@@ -41,7 +74,7 @@ impl DatabaseDir {
             HostError::Io(format!("cannot {action} `{}`: {e}; check the path and its permissions", p.display()))
         };
         if access == Access::Read && !path.exists() {
-            return Ok(DatabaseDir { path: None, _lock: None, repaired: None });
+            return Ok(DatabaseDir { path: None, _lock: None, created: false, repaired: None });
         }
         if path.exists() && !path.is_dir() {
             return Err(HostError::Io(format!(
@@ -49,7 +82,8 @@ impl DatabaseDir {
                 path.display()
             )));
         }
-        if access == Access::Write {
+        let created = access == Access::Write && !path.exists();
+        if created {
             fs::create_dir_all(path).map_err(|e| io("create the database directory", path, e))?;
         }
         let resolved = path.canonicalize().map_err(|e| io("resolve", path, e))?;
@@ -67,11 +101,25 @@ impl DatabaseDir {
                 Some(file)
             }
         };
+        refuse_special_files(&resolved)?;
         let repaired = match access {
             Access::Write => crate::history::repair_torn_tail(&resolved).map_err(HostError::Io)?,
             Access::Read => None,
         };
-        Ok(DatabaseDir { path: Some(resolved), _lock: lock, repaired })
+        Ok(DatabaseDir { path: Some(resolved), _lock: lock, created, repaired })
+    }
+
+    /// After a failed writer call (e.g. interrupted by the time budget mid-save): removes the
+    /// temp file the component may have left and, if this call created the directory, the
+    /// directory again, so a refused call leaves the file system as it found it.
+    pub fn clean_up_after_failure(&self) {
+        let Some(dir) = &self.path else { return };
+        let _ = fs::remove_file(dir.join(TEMP_FILE));
+        if self.created && fs::read_dir(dir).is_ok_and(|entries| entries.flatten().all(|e| e.file_name() == LOCK_FILE))
+        {
+            let _ = fs::remove_file(dir.join(LOCK_FILE));
+            let _ = fs::remove_dir(dir);
+        }
     }
 
     /// What was repaired before the call, e.g. a torn last line of the history.

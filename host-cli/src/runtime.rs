@@ -131,7 +131,9 @@ impl Host {
         store: &mut Store<State>,
         call: impl FnOnce(&mut Store<State>) -> wasmtime::Result<Result<T, population::Error>>,
     ) -> Result<T, HostError> {
-        store.set_epoch_deadline(1);
+        // A zero budget is spent before the call starts: the first epoch check traps, with no
+        // race against the watchdog.
+        store.set_epoch_deadline(u64::from(!self.limits.time_budget.is_zero()));
         let watchdog = Watchdog::arm(&self.engine, self.limits.time_budget);
         let result = call(store);
         drop(watchdog);

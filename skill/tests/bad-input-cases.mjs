@@ -10,7 +10,6 @@ const U64_MAX = "18446744073709551615";
 const fifoBeside = (name) => (db) => mkfifo(path.join(db, "..", name));
 const metricsNamed = (count) => JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`m${i}`, 1])));
 /** Native evodb blocks opening a FIFO inside the sandbox (reported); these run on Node only. */
-const NATIVE_FIFO_HANG = "native evodb hangs opening a FIFO in the database directory (reported)";
 
 export const HOSTILE_CASES = [
   // --- one JSON value per file ---
@@ -44,10 +43,10 @@ export const HOSTILE_CASES = [
   { name: "a timestamp that is a string", setup: editDb((v) => (v.programs[v.bestProgramId].timestamp = "yesterday")), args: ["info", "{db}"], code: 1, stderr: /\.timestamp/ },
   { name: "a bestProgramId naming no program, on validate", setup: editDb((v) => (v.bestProgramId = "ghost")), args: ["validate", "{db}"], code: 1, stderr: /`bestProgramId` `ghost` is not in `programs`/ },
   { name: "database.json is a directory", setup: (db) => fs.mkdirSync(path.join(db, "../dir-db/database.json"), { recursive: true }), args: ["info", "{dir}/dir-db"], code: 5, stderr: /dir-db\/database\.json/ },
-  { name: "database.json is a FIFO with no writer", setup: fifoIn("database.json"), args: ["info", "{db}"], code: 5, stderr: /database\.json`: it is a FIFO, not a regular file/, skipNative: NATIVE_FIFO_HANG },
-  { name: "database.json is a FIFO, on add", setup: fifoIn("database.json"), args: addWith(), code: 5, stderr: /it is a FIFO, not a regular file/, skipNative: NATIVE_FIFO_HANG },
-  { name: "history.ndjson is a FIFO with no reader, on add", setup: fifoIn("history.ndjson"), args: addWith(), code: 5, stderr: /history\.ndjson`: it is a FIFO, not a regular file/, skipNative: NATIVE_FIFO_HANG },
-  { name: "history.ndjson is a FIFO, on history", setup: fifoIn("history.ndjson"), args: ["history", "{db}"], code: 5, stderr: /it is a FIFO, not a regular file/, skipNative: NATIVE_FIFO_HANG },
+  { name: "database.json is a FIFO with no writer", setup: fifoIn("database.json"), args: ["info", "{db}"], code: 5, stderr: /database\.json`: it is a FIFO, not a regular file/ },
+  { name: "database.json is a FIFO, on add", setup: fifoIn("database.json"), args: addWith(), code: 5, stderr: /it is a FIFO, not a regular file/ },
+  { name: "history.ndjson is a FIFO with no reader, on add", setup: fifoIn("history.ndjson"), args: addWith(), code: 5, stderr: /history\.ndjson`: it is a FIFO, not a regular file/ },
+  { name: "history.ndjson is a FIFO, on history", setup: fifoIn("history.ndjson"), args: ["history", "{db}"], code: 5, stderr: /it is a FIFO, not a regular file/ },
   { name: "history.ndjson is a directory, on add", setup: directoryIn("history.ndjson"), args: addWith(), code: 5, stderr: /history\.ndjson`/ },
   // --- metrics bounds ---
   { name: "a stored program with 100,000 metrics", setup: editDb((v) => (v.programs[v.bestProgramId].metrics = JSON.parse(metricsNamed(100_000)))), args: ["sample", "{db}"], code: 1, stderr: /more than 1000/ },
@@ -64,8 +63,7 @@ export const HOSTILE_CASES = [
   { name: "--config naming a directory", args: ["init", "{dir}/new", "--config", "{dir}"], code: 1, stderr: /--config `.*` is not a regular file \(a directory\)/ },
   { name: "--targetCodeFile naming a device", args: addWith("--targetCodeFile", "/dev/null"), code: 1, stderr: /is not a regular file \(a device\)/ },
   { name: "--targetCodeFile naming an endless device", args: addWith("--targetCodeFile", "/dev/zero"), code: 1, stderr: /`\/dev\/zero` is not a regular file \(a device\)/ },
-  // Native evodb opens before it looks, and a socket cannot be opened: exit 5, "No such device or address".
-  { name: "--targetCodeFile naming a socket", setup: (db) => socket(path.join(db, "../sock")), args: addWith("--targetCodeFile", "{dir}/sock"), code: 1, stderr: /is not a regular file \(a socket\)/, nativeCode: 5, nativeStderr: /cannot read `.*sock`/ },
+  { name: "--targetCodeFile naming a socket", setup: (db) => socket(path.join(db, "../sock")), args: addWith("--targetCodeFile", "{dir}/sock"), code: 1, stderr: /is not a regular file \(a socket\)/ },
   { name: "--targetCodeFile under a regular file", setup: besideDb("plain", "x"), args: addWith("--targetCodeFile", "{dir}/plain/code.py"), code: 5, stderr: /--targetCodeFile: cannot read `.*plain\/code\.py`/ },
   // --- usage: enums list their values ---
   { name: "--status bogus", args: [...addWith(), "--status", "bogus"], code: 2, stderr: /invalid value 'bogus' for '--status.*\[possible values: accepted, rejected, error\]/s },
@@ -102,10 +100,10 @@ export const HOSTILE_CASES = [
   { name: "a memory cap of 1 MiB on add", args: [...addWith(), "--memoryLimitMb", "1"], code: 4, stderr: /exceeded its memory cap \(1 MiB\)/ },
   { name: "a memory cap of 0 on history", args: ["history", "{db}", "--memoryLimitMb", "0"], code: 4, stderr: /exceeded its memory cap \(0 MiB\)/ },
   { name: "a time budget of 0", args: ["info", "{db}", "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\)/ },
-  { name: "a time budget of 0 on add", args: [...addWith(), "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\).*--timeBudgetMs/, skipNative: "native evodb leaves database.json.tmp behind when the budget runs out in the write (reported)" },
+  { name: "a time budget of 0 on add", args: [...addWith(), "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\).*--timeBudgetMs/ },
   { name: "a time budget of 0 on sample", args: ["sample", "{db}", "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\)/ },
   { name: "a time budget of 0 on validate", args: ["validate", "{db}", "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\)/ },
-  { name: "a time budget of 0 creating a database", args: ["create", "{dir}/new", "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\)/, skipNative: "native evodb leaves the new directory behind (reported)" },
+  { name: "a time budget of 0 creating a database", args: ["create", "{dir}/new", "--timeBudgetMs", "0"], code: 4, stderr: /exceeded its time budget \(0 ms\)/ },
 ];
 
 /** The command line and standard input, as a Node process receives them. */

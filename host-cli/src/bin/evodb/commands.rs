@@ -236,10 +236,9 @@ fn read_regular_file(flag: &str, path: &Path) -> Result<Vec<u8>, Failure> {
         }
         _ => Failure::Io(format!("{flag}: cannot read `{}`: {e}", path.display())),
     };
-    // Opened without blocking, so a FIFO is seen for what it is before anything waits on it.
-    let mut file =
-        fs::OpenOptions::new().read(true).custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits()).open(path).map_err(io)?;
-    let kind = file.metadata().map_err(io)?.file_type();
+    // Looked at before opening (opening a socket fails, a FIFO blocks), and opened without
+    // blocking in case it was swapped for a FIFO in between.
+    let kind = fs::metadata(path).map_err(io)?.file_type();
     if !kind.is_file() {
         let what = if kind.is_fifo() {
             "a FIFO"
@@ -254,6 +253,11 @@ fn read_regular_file(flag: &str, path: &Path) -> Result<Vec<u8>, Failure> {
             "{flag} `{}` is not a regular file ({what}); pass a file, or - for standard input",
             path.display()
         )));
+    }
+    let mut file =
+        fs::OpenOptions::new().read(true).custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits()).open(path).map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(Failure::BadInput(format!("{flag} `{}` changed while it was read; try again", path.display())));
     }
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(io)?;

@@ -47,7 +47,7 @@ impl Runtime {
             Ok(bindings) => bindings,
             Err(err) => return Err(self.host.classify(&store, err).into()),
         };
-        Ok(Session { host: &self.host, store, bindings, user_path: path.to_path_buf(), _dir: dir, _scratch: scratch })
+        Ok(Session { host: &self.host, store, bindings, user_path: path.to_path_buf(), dir, _scratch: scratch })
     }
 }
 
@@ -57,7 +57,7 @@ pub struct Session<'a> {
     bindings: WithStore,
     /// The directory as the user named it, for messages.
     user_path: PathBuf,
-    _dir: DatabaseDir,
+    dir: DatabaseDir,
     _scratch: Option<tempfile::TempDir>,
 }
 
@@ -69,7 +69,10 @@ impl Session<'_> {
     ) -> Result<T, Failure> {
         let interface = self.bindings.evodb_population_store();
         let result = self.host.call(&mut self.store, |store| op(interface, store, GUEST_DIR));
-        result.map_err(|err| Failure::from(err).map_message(|m| user_paths(m, &self.user_path)))
+        result.map_err(|err| {
+            self.dir.clean_up_after_failure();
+            Failure::from(err).map_message(|m| user_paths(m, &self.user_path))
+        })
     }
 }
 

@@ -58,7 +58,9 @@ fn build_component(workspace: &Path, out: &Path) -> PathBuf {
         .current_dir(workspace)
         .args(["build", "-p", "evodb-component", "--features", "store", "--target", COMPONENT_TARGET])
         .args(["--profile", COMPONENT_PROFILE, "--target-dir"])
-        .arg(&target_dir);
+        .arg(&target_dir)
+        // Cargo reads a build script's stdout for directives: the nested build talks on stderr.
+        .stdout(std::io::stderr());
     // The outer build's wrappers and flags are for the host: clippy's driver, a host-only
     // `-C target-cpu`, or coverage flags must not reach the wasm build.
     for var in ["RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_TARGET_DIR"]

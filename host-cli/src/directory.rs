@@ -29,21 +29,28 @@ fn refuse_special_files(dir: &Path) -> Result<(), HostError> {
         if kind.is_file() || kind.is_symlink() {
             continue;
         }
-        let what = if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_dir() {
-            "a directory"
-        } else if kind.is_socket() {
-            "a socket"
-        } else {
-            "a device"
-        };
         return Err(HostError::Io(format!(
-            "cannot read `{}`: it is {what}, not a regular file; move it away ({name} must be a file)",
-            path.display()
+            "cannot read `{}`: it is {}, not a regular file; move it away ({name} must be a file)",
+            path.display(),
+            describe_file_type(kind)
         )));
     }
     Ok(())
+}
+
+/// "a FIFO", "a directory", … for a message about something that is not a regular file.
+pub fn describe_file_type(kind: fs::FileType) -> &'static str {
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a device"
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,10 +24,13 @@ pub fn repair_torn_tail(dir: &Path) -> Result<Option<String>, String> {
     }
     let mut file = OpenOptions::new().read(true).write(true).open(&path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
-    let keep = match last_newline_end(&mut file, len).map_err(io)? {
-        end if end == len => return Ok(None),
-        end => end,
-    };
+    // Every write checks this: one byte when the history is whole, the scan only when it is torn.
+    let mut last = [0u8];
+    file.seek(SeekFrom::Start(len - 1)).and_then(|_| file.read_exact(&mut last)).map_err(io)?;
+    if last[0] == b'\n' {
+        return Ok(None);
+    }
+    let keep = last_newline_end(&mut file, len).map_err(io)?;
     file.set_len(keep).map_err(io)?;
     file.sync_all().map_err(io)?;
     Ok(Some(format!(

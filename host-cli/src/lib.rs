@@ -23,6 +23,6 @@ pub mod bindings {
 }
 
 pub use bindings::exports::evodb::population::{population, store};
-pub use directory::{Access, DATABASE_FILE, DatabaseDir};
+pub use directory::{Access, DATABASE_FILE, DatabaseDir, describe_file_type};
 pub use error::HostError;
 pub use runtime::{GUEST_DIR, Host, Limits, State};

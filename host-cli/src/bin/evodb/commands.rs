@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -240,18 +240,10 @@ fn read_regular_file(flag: &str, path: &Path) -> Result<Vec<u8>, Failure> {
     // blocking in case it was swapped for a FIFO in between.
     let kind = fs::metadata(path).map_err(io)?.file_type();
     if !kind.is_file() {
-        let what = if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_dir() {
-            "a directory"
-        } else if kind.is_socket() {
-            "a socket"
-        } else {
-            "a device"
-        };
         return Err(Failure::BadInput(format!(
-            "{flag} `{}` is not a regular file ({what}); pass a file, or - for standard input",
-            path.display()
+            "{flag} `{}` is not a regular file ({}); pass a file, or - for standard input",
+            path.display(),
+            evodb_host::describe_file_type(kind)
         )));
     }
     let mut file =

@@ -1,142 +1,16 @@
-//! The island database: state, `add`, `best`, `info`. Sampling, migration, pruning and
-//! persistence live in their own modules as further `impl Database` blocks.
+//! The public operations' orchestration: `add` step by step (checks first, then placement,
+//! the best, migration and pruning, the candidate log and the events), `best`, `info` and
+//! `export`. The rules it applies live in `crate::rules`, the state they change in `crate::state`.
 
 use std::collections::BTreeSet;
 
-use crate::candidates::{CachedResult, CandidateLog, Status, code_hash};
-use crate::config::{Config, Placement};
+use crate::api::{AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Operator, ROOT_PARENT_ID, Status};
+use crate::config::{Placement, cell_of, fitness_of};
 use crate::counters;
 use crate::error::{Error, Result};
-use crate::events::Event;
-use crate::features::{cell_key, cell_of};
-use crate::island::Island;
-use crate::metrics::fitness_of;
-use crate::operators::Operator;
-use crate::plan::PendingItem;
-use crate::population::{Population, Record};
-use crate::program::{AddRequest, Program, ROOT_PARENT_ID};
-use crate::ranking::is_better;
-use crate::rng::DetRng;
-use crate::views::{AddOutcome, BestProgram, Info};
-
-/// The largest seed: JavaScript's `Number.MAX_SAFE_INTEGER`.
-pub const MAX_SEED: u64 = (1 << 53) - 1;
-
-/// A population of programs on islands. Deterministic: the same seed and the same operations
-/// give the same results and the same `to_json()` bytes on every platform.
-///
-/// ```
-/// use evodb_core::{AddRequest, Config, Database, Metrics};
-/// let mut db = Database::new(Config::default(), 7).unwrap();
-/// let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", Metrics::new([("score", 0.4)]).unwrap()), 1.0).unwrap();
-/// let sample = db.sample();
-/// assert_eq!(sample.parent.unwrap().id, seed.id); // island 1 is empty: falls back to the seed program
-/// ```
-#[derive(Clone, Debug)]
-pub struct Database {
-    pub(crate) config: Config,
-    /// The seed the PRNG started from (kept for the record; the live state is `rng`).
-    pub(crate) seed: u64,
-    pub(crate) rng: DetRng,
-    pub(crate) population: Population,
-    pub(crate) islands: Vec<Island>,
-    pub(crate) current_island: u32,
-    pub(crate) island_generations: Vec<u64>,
-    pub(crate) last_migration_generation: u64,
-    pub(crate) best: Option<u32>,
-    pub(crate) last_iteration: u64,
-    /// Statuses, budget and fitness cache beyond the live population.
-    pub(crate) candidates: CandidateLog,
-    /// `plan` batches so far, where the next batch's island rotation starts, and the items
-    /// still waiting for their candidates.
-    pub(crate) rounds: u64,
-    pub(crate) plan_cursor: u64,
-    pub(crate) pending: Vec<PendingItem>,
-    /// Recorded events, while recording is on (`record_events`).
-    pub(crate) events: Option<Vec<Event>>,
-    /// Made by `new` (not read from a file): a recording started now begins with `created`.
-    pub(crate) newly_created: bool,
-}
+use crate::state::{CachedResult, Database, Event, Program, code_hash};
 
 impl Database {
-    /// An empty database.
-    /// `seed` must be at most 2^53 − 1 so that every JSON reader (JavaScript's too) keeps it exact.
-    pub fn new(config: Config, seed: u64) -> Result<Database> {
-        config.validate()?;
-        Database::check_seed(seed)?;
-        let n = config.num_islands as usize;
-        Ok(Database {
-            config,
-            seed,
-            rng: DetRng::from_seed(seed),
-            population: Population::default(),
-            islands: vec![Island::default(); n],
-            current_island: 0,
-            island_generations: vec![0; n],
-            last_migration_generation: 0,
-            best: None,
-            last_iteration: 0,
-            candidates: CandidateLog { next_seq: 1, ..CandidateLog::default() },
-            rounds: 0,
-            plan_cursor: 0,
-            pending: Vec::new(),
-            events: None,
-            newly_created: true,
-        })
-    }
-
-    /// The check [`Database::new`] makes on `seed`, for callers that validate before they act.
-    pub fn check_seed(seed: u64) -> Result<()> {
-        if seed > MAX_SEED {
-            return Err(Error::config("seed", format!("is {seed}; pass an integer from 0 to {MAX_SEED}")));
-        }
-        Ok(())
-    }
-
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    pub fn last_iteration(&self) -> u64 {
-        self.last_iteration
-    }
-
-    pub fn current_island(&self) -> u32 {
-        self.current_island
-    }
-
-    /// Number of live programs.
-    pub fn len(&self) -> usize {
-        self.population.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.population.len() == 0
-    }
-
-    pub fn program(&self, id: &str) -> Option<&Program> {
-        self.population.slot_of(id).map(|slot| &self.population.get(slot).program)
-    }
-
-    /// Live programs in insertion order.
-    pub fn programs(&self) -> impl Iterator<Item = &Program> {
-        self.population.slots().map(|slot| &self.population.get(slot).program)
-    }
-
-    /// Ids on island `i`, in join order.
-    pub fn island_members(&self, island: u32) -> Vec<&str> {
-        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_str()).collect()
-    }
-
-    /// The ranking value of a live program (higher is better).
-    pub fn fitness(&self, id: &str) -> Option<f64> {
-        self.population.slot_of(id).map(|slot| self.population.get(slot).fitness)
-    }
-
     /// Adds a scored candidate, following the seed's `addProgram` step by step:
     /// `iterationFound` = `lastIteration`; generation = parent's + 1 (0 for an unknown parent,
     /// with a warning); join the placed island; update the best; count the island generation;
@@ -341,18 +215,6 @@ impl Database {
         }
     }
 
-    fn next_seq(&mut self) -> u64 {
-        let seq = self.candidates.next_seq;
-        self.candidates.next_seq += 1;
-        seq
-    }
-
-    /// One evaluation spent; stagnation counts those that did not raise the best fitness.
-    fn count_evaluation(&mut self, improved: bool) {
-        self.candidates.evaluations += 1;
-        self.candidates.stagnation = if improved { 0 } else { self.candidates.stagnation + 1 };
-    }
-
     /// The archive before an operation, when events are recorded (their only reader).
     fn archive_watch(&self) -> Option<BTreeSet<String>> {
         self.events.is_some().then(|| self.archive_ids())
@@ -395,36 +257,6 @@ impl Database {
         }
     }
 
-    /// Stores `program` and makes it the newest member of `island`.
-    pub(crate) fn insert_on_island(&mut self, program: Program, fitness: f64, island: u32) -> u32 {
-        let timestamp = program.timestamp;
-        let slot = self.population.insert(program, fitness);
-        self.join_island(slot, island, fitness, timestamp);
-        slot
-    }
-
-    pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
-        let cell = self.population.get(slot).program.cell.as_deref();
-        let key = cell.map(|cell| cell_key(&self.config.features, self.config.num_islands, cell));
-        self.islands[island as usize].join(slot, fitness, timestamp, key);
-        self.population.enter_island(slot, island);
-    }
-
-    /// `update_best`: the seed replaces the best when there is none or the new one is better.
-    fn update_best(&mut self, slot: u32) {
-        let candidate = self.population.get(slot);
-        let replace = match self.best {
-            None => true,
-            Some(best) => {
-                let best = self.population.get(best);
-                is_better(candidate.fitness, candidate.program.timestamp, best.fitness, best.program.timestamp)
-            }
-        };
-        if replace {
-            self.best = Some(slot);
-        }
-    }
-
     /// What the seed skill's loop relies on without checking it: one initial program, and the same
     /// metric names on every candidate (the mean of different metrics ranks nothing).
     /// Metric names are compared with the parent's (else the best's): a child is scored like its
@@ -454,26 +286,9 @@ impl Database {
         warnings
     }
 
-    /// Deletes a program that is on no island. If it was the best, the best becomes the top of
-    /// the remaining population (the seed would leave a dangling `bestProgramId` instead).
-    pub(crate) fn delete_program(&mut self, slot: u32) -> Record {
-        let record = self.population.remove(slot);
-        if record.program.iteration_found == 0 && self.candidates.baseline_fitness.is_none() {
-            self.candidates.baseline_fitness = Some(record.fitness);
-        }
-        if self.best == Some(slot) {
-            self.best = self.population.best();
-        }
-        record
-    }
-
     /// `best`: the best program, or `None` for an empty database.
     pub fn best(&self) -> Option<BestProgram> {
         self.best.map(|slot| BestProgram::from(&self.population.get(slot).program))
-    }
-
-    pub fn best_id(&self) -> Option<&str> {
-        self.best.map(|slot| self.population.get(slot).program.id.as_str())
     }
 
     /// `info`: the seed CLI's summary. The seed program is the first with `iterationFound == 0`.
@@ -491,7 +306,20 @@ impl Database {
         }
     }
 
-    pub(crate) fn seed_program(&self) -> Option<&Program> {
-        self.programs().find(|p| p.iteration_found == 0)
+    /// The database as text: `database.json` (exactly `JSON.stringify(db, null, 2)`), the family
+    /// tree as Mermaid or ASCII, or the playbook's population markdown.
+    ///
+    /// ```
+    /// use evodb_core::{Config, Database, ExportFormat};
+    /// let db = Database::new(Config::default(), 1).unwrap();
+    /// assert_eq!(db.export(ExportFormat::Json), db.to_json());
+    /// ```
+    pub fn export(&self, format: ExportFormat) -> String {
+        match format {
+            ExportFormat::Json => self.to_json(),
+            ExportFormat::Mermaid => self.lineage_mermaid(),
+            ExportFormat::Tree => self.lineage_tree(),
+            ExportFormat::Markdown => self.population_markdown(),
+        }
     }
 }

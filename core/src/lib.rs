@@ -18,51 +18,38 @@
 //! assert_eq!(Database::from_json(&text).unwrap().to_json(), text);
 //! ```
 
-mod candidates;
-mod config;
+// Layers, lowest first; a module uses only its own layer and those below (tests/layers.rs):
+// foundation (error, metrics, rng, counters, ranking, live_order, json_text) → api (the shapes
+// that cross faces) → config → state → rules → reports and format → database (orchestration,
+// the public operations) → simulation (synthetic runs, replay), which only drives the engine.
 mod counters;
-mod database;
 mod error;
-mod events;
-mod export;
-mod features;
-mod island;
 pub mod json_text;
-mod lineage;
 mod live_order;
 mod metrics;
-mod migration;
-mod operators;
-mod persistence;
-mod plan;
-mod policy;
-mod population;
-mod program;
-mod pruning;
 mod ranking;
 mod rng;
-mod sampling;
-pub mod simulation;
-mod stats;
-mod stopping;
-mod validate;
-mod views;
 
-pub use candidates::{Status, code_hash};
+pub mod api;
+mod config;
+mod database;
+mod format;
+mod replay;
+mod reports;
+mod rules;
+pub mod simulation;
+mod state;
+
+pub use api::{
+    AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
+    MAX_TEXT_BYTES, Operator, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, Sample, SampledParent, Stats, Status,
+    StopVerdict,
+};
 pub use config::{
-    Config, Direction, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules,
+    Config, Direction, FeatureDim, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules,
 };
 pub use counters::MAX_COUNTER;
-pub use database::{Database, MAX_SEED};
 pub use error::{Error, Result};
-pub use events::Event;
-pub use features::FeatureDim;
-pub use lineage::Lineage;
 pub use metrics::Metrics;
-pub use operators::Operator;
-pub use plan::{Plan, PlanItem};
-pub use policy::{DEFAULT_PROTECTED, PolicyVerdict, policy_check};
-pub use program::{AddRequest, MAX_TEXT_BYTES, Program, ROOT_PARENT_ID};
-pub use stats::{CellStats, IslandStats, Stats};
-pub use stopping::StopVerdict;
-pub use views::{AddOutcome, BestProgram, Info, Inspiration, Sample, SampledParent};
+pub use rules::{DEFAULT_PROTECTED, policy_check};
+pub use state::{Database, Event, MAX_SEED, Program, code_hash};

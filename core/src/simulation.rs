@@ -6,12 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::Sample;
+use crate::api::{AddRequest, ROOT_PARENT_ID};
 use crate::config::Config;
-use crate::database::Database;
 use crate::error::{Error, Result};
 use crate::metrics::Metrics;
-use crate::program::{AddRequest, ROOT_PARENT_ID};
-use crate::views::Sample;
+use crate::state::Database;
 
 /// The synthetic clock: the seed program lands at `START_CLOCK`, iteration `i` at
 /// `START_CLOCK + CLOCK_STEP * i`, so a run's timestamps never depend on the wall clock.
@@ -233,7 +233,7 @@ impl Simulation {
     }
 
     /// The events of the steps since the last call (the first call starts with `created`).
-    pub fn take_events(&mut self) -> Vec<crate::events::Event> {
+    pub fn take_events(&mut self) -> Vec<crate::Event> {
         self.database.take_events()
     }
 }

@@ -1,23 +1,7 @@
 //! Budget and stopping (evoidea's stop conditions and evo-anything's evaluation budget).
 
-use serde::{Deserialize, Serialize};
-
-use crate::database::Database;
-
-/// What `should_stop` answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct StopVerdict {
-    pub stop: bool,
-    /// `threshold reached`, `budget exhausted`, `stagnation` or `max rounds`; null to go on.
-    pub reason: Option<String>,
-    pub evaluations: u64,
-    pub rounds: u64,
-    /// Evaluations in a row without a new best fitness.
-    pub stagnation: u64,
-    pub best_fitness: Option<f64>,
-}
+use crate::api::StopVerdict;
+use crate::state::Database;
 
 impl Database {
     /// `should_stop`: the first rule that holds, checked in this order — the best fitness reached

@@ -1,11 +1,10 @@
-//! A stored program (one candidate) and the request that adds one.
+//! The request that adds a candidate, and the limits every face checks it against.
 
 use serde::{Deserialize, Serialize};
 
-use crate::candidates::Status;
+use crate::api::{Operator, Status};
 use crate::error::{Error, Result, parse_json};
 use crate::metrics::Metrics;
-use crate::operators::Operator;
 
 /// The parent id the seed gives the initial program.
 pub const ROOT_PARENT_ID: &str = "0";
@@ -14,54 +13,6 @@ pub const ROOT_PARENT_ID: &str = "0";
 /// rewritten with the whole database on each change, so a stray multi-megabyte file (a build
 /// artefact, a dataset) would slow every later operation; real candidates are far smaller.
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
-
-/// One program as it is stored: the seed's fields in the seed's order, then evodb's.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Program {
-    pub id: String,
-    pub code_path: String,
-    pub target_code: String,
-    pub parent_id: String,
-    pub generation: u64,
-    pub iteration_found: u64,
-    /// Seconds since the epoch, as the caller passed it (`now`).
-    pub timestamp: f64,
-    pub metrics: Metrics,
-    pub changes: String,
-    /// Home island: where the program was placed when added.
-    pub island: u32,
-    /// For a copy made by copy-mode migration: the id it was copied from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub migrated_from: Option<String>,
-    /// The candidate's number in the run (1, 2, 3, … across every island, errors included; a
-    /// migration copy keeps its original's) when it differs from `iterationFound + 1`, the number
-    /// the seed's own files imply. Read it with [`Program::seq`].
-    #[serde(rename = "seq", skip_serializing_if = "Option::is_none")]
-    pub seq_if_not_implied: Option<u64>,
-    /// `rejected` when the caller said so; accepted programs leave it out.
-    #[serde(skip_serializing_if = "Status::is_accepted")]
-    pub status: Status,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The operator that produced it, when the caller or its plan item said.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub operator: Option<Operator>,
-    /// The MAP-Elites cell (a bucket per feature dimension), when dimensions are configured.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cell: Option<Vec<u32>>,
-}
-
-impl Program {
-    /// The candidate's number in the run: 1, 2, 3, … across every island, errors included.
-    pub fn seq(&self) -> u64 {
-        self.seq_if_not_implied.unwrap_or(self.iteration_found + 1)
-    }
-
-    pub(crate) fn implied_seq(iteration_found: u64, seq: u64) -> Option<u64> {
-        (seq != iteration_found + 1).then_some(seq)
-    }
-}
 
 /// A scored candidate to add.
 ///

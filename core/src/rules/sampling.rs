@@ -1,9 +1,9 @@
 //! `sample`: a parent and inspirations from the current island (which sampling never moves).
 
+use crate::api::{Inspiration, Sample, SampledParent};
 use crate::config::InspirationScope;
-use crate::database::Database;
-use crate::events::Event;
-use crate::views::{Inspiration, Sample, SampledParent};
+use crate::state::Database;
+use crate::state::Event;
 
 impl Database {
     /// Draws a parent and inspirations. Draw order (it is part of the format): the exploration

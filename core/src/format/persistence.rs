@@ -12,18 +12,20 @@ use indexmap::IndexMap;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::candidates::{CandidateLog, Status};
+use crate::api::Operator;
+use crate::api::Status;
 use crate::config::Config;
+use crate::config::fitness_of;
+use crate::config::{cell_fits, cell_of};
 use crate::counters;
-use crate::database::{Database, MAX_SEED};
 use crate::error::{Error, Result, parse_json};
-use crate::features::{cell_fits, cell_of};
 use crate::json_text::to_pretty_js;
-use crate::metrics::{Metrics, fitness_of};
-use crate::operators::Operator;
-use crate::plan::PendingItem;
-use crate::program::Program;
+use crate::metrics::Metrics;
 use crate::rng::DetRng;
+use crate::state::CandidateLog;
+use crate::state::PendingItem;
+use crate::state::Program;
+use crate::state::{Database, MAX_SEED};
 
 /// 2 added the candidate log, plan state and per-program `seq`/`status`/`operator`/`cell`;
 /// format 1 files load as if their candidates were all accepted.

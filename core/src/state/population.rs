@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use crate::live_order::LiveOrder;
-use crate::program::Program;
 use crate::ranking::{RankKey, Ranking};
+use crate::state::Program;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Record {

@@ -4,24 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use serde::{Deserialize, Serialize};
-
-use crate::database::Database;
-use crate::program::{Program, ROOT_PARENT_ID};
-
-/// What `lineage(id)` returns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Lineage {
-    pub id: String,
-    /// The parent first, then its parent, … up to the seed program or a pruned ancestor.
-    pub ancestors: Vec<String>,
-    /// The first ancestor no longer in the population; `None` when the chain reaches the root.
-    pub missing_ancestor: Option<String>,
-    /// Every live program descending from `id`, oldest first (`iterationFound`, then id).
-    pub descendants: Vec<String>,
-}
+use crate::api::Lineage;
+use crate::api::ROOT_PARENT_ID;
+use crate::state::Database;
+use crate::state::Program;
 
 impl Database {
     /// The lineage of a live program; `None` when no live program has that id.

@@ -2,12 +2,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::api::ROOT_PARENT_ID;
 use crate::config::Config;
-use crate::database::Database;
-use crate::features::cell_fits;
-use crate::metrics::fitness_of;
-use crate::persistence::{StoredDatabase, parse_stored, restore};
-use crate::program::ROOT_PARENT_ID;
+use crate::config::cell_fits;
+use crate::config::fitness_of;
+use crate::format::persistence::{StoredDatabase, parse_stored, restore};
+use crate::state::Database;
 
 impl Database {
     /// Checks a `database.json` text and lists every problem found (empty: the file is sound).

@@ -3,10 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::candidates::Status;
+use crate::api::{Operator, Status};
 use crate::metrics::Metrics;
-use crate::operators::Operator;
-use crate::program::Program;
 
 /// `info`: `{isEmpty, lastIteration, programCount, bestProgramId, bestMetrics, seedCodePath, seedTargetCode}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,33 +98,69 @@ pub struct BestProgram {
     pub iteration_found: u64,
 }
 
-impl From<&Program> for SampledParent {
-    fn from(p: &Program) -> Self {
-        SampledParent {
-            id: p.id.clone(),
-            code_path: p.code_path.clone(),
-            target_code: p.target_code.clone(),
-            metrics: p.metrics.clone(),
-            changes: p.changes.clone(),
-        }
-    }
+/// What `plan` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// The batch number (`gen-{N}` in the names), counted from 0.
+    pub generation: u64,
+    pub items: Vec<PlanItem>,
 }
 
-impl From<&Program> for Inspiration {
-    fn from(p: &Program) -> Self {
-        Inspiration { id: p.id.clone(), metrics: p.metrics.clone(), changes: p.changes.clone() }
-    }
+/// One worker's task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PlanItem {
+    /// `gen-{N}/island-{target}/{operator}-{i}`: a ready-made branch name.
+    pub name: String,
+    pub operator: Operator,
+    /// The target island: the candidate joins it.
+    pub island: u32,
+    /// The parent first; crossover's diverse parent or migration's donor second.
+    pub parent_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub donor_island: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_by: Option<String>,
 }
 
-impl From<&Program> for BestProgram {
-    fn from(p: &Program) -> Self {
-        BestProgram {
-            id: p.id.clone(),
-            code_path: p.code_path.clone(),
-            target_code: p.target_code.clone(),
-            metrics: p.metrics.clone(),
-            changes: p.changes.clone(),
-            iteration_found: p.iteration_found,
-        }
-    }
+/// What `should_stop` answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct StopVerdict {
+    pub stop: bool,
+    /// `threshold reached`, `budget exhausted`, `stagnation` or `max rounds`; null to go on.
+    pub reason: Option<String>,
+    pub evaluations: u64,
+    pub rounds: u64,
+    /// Evaluations in a row without a new best fitness.
+    pub stagnation: u64,
+    pub best_fitness: Option<f64>,
+}
+
+/// What `lineage(id)` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Lineage {
+    pub id: String,
+    /// The parent first, then its parent, … up to the seed program or a pruned ancestor.
+    pub ancestors: Vec<String>,
+    /// The first ancestor no longer in the population; `None` when the chain reaches the root.
+    pub missing_ancestor: Option<String>,
+    /// Every live program descending from `id`, oldest first (`iterationFound`, then id).
+    pub descendants: Vec<String>,
+}
+
+/// What `policy_check` answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PolicyVerdict {
+    pub pass: bool,
+    /// Why it failed, naming the file: e.g. `Protected file modified: 'benchmark.py'`.
+    pub reason: Option<String>,
 }

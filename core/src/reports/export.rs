@@ -1,10 +1,10 @@
 //! The population as seed 004's `## 🧬 Population` markdown: one entry per live candidate,
 //! newest first, the code folded in `<details>`.
 
-use crate::candidates::Status;
-use crate::database::Database;
-use crate::features::cell_label;
-use crate::program::Program;
+use crate::api::Status;
+use crate::config::cell_label;
+use crate::state::Database;
+use crate::state::Program;
 
 impl Database {
     /// The `## 🧬 Population` section of seed 004's state file. Candidates are numbered by

@@ -1,36 +1,9 @@
 //! The four operators of seed 004 and how each picks its island and parents. `sample` (with
 //! `operators` configured) and `plan` both draw their work here.
 
-use serde::{Deserialize, Serialize};
-
+use crate::api::Operator;
 use crate::config::OperatorWeights;
-use crate::database::Database;
-
-/// How a new candidate is made from the population.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub enum Operator {
-    /// Refine an elite: the best of the island, the most recent on ties.
-    Exploitation,
-    /// Seed diversity: the least populated island (or one the last candidates did not use).
-    Exploration,
-    /// Combine two parents from different islands: one elite, one diverse.
-    Crossover,
-    /// Port a technique from a donor island into the recipient island's best.
-    Migration,
-}
-
-impl Operator {
-    pub fn name(self) -> &'static str {
-        match self {
-            Operator::Exploitation => "exploitation",
-            Operator::Exploration => "exploration",
-            Operator::Crossover => "crossover",
-            Operator::Migration => "migration",
-        }
-    }
-}
+use crate::state::Database;
 
 /// One unit of work: the operator, the island the child belongs to, and the parents.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,53 +1,15 @@
 //! `plan`: a batch of work items for parallel workers (seed 003). Each item's island is fixed
 //! when it is planned, so an add naming the item lands there however the workers interleave.
 
-use serde::{Deserialize, Serialize};
-
-use crate::database::Database;
+use crate::api::{Plan, PlanItem};
 use crate::error::{Error, Result};
-use crate::events::Event;
-use crate::operators::Operator;
+use crate::state::Database;
+use crate::state::Event;
+use crate::state::PendingItem;
 
 /// Most items one plan may hold, and most items left pending at once.
 const MAX_PLAN_ITEMS: u32 = 1_000;
 const MAX_PENDING: usize = 10_000;
-
-/// What `plan` returns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct Plan {
-    /// The batch number (`gen-{N}` in the names), counted from 0.
-    pub generation: u64,
-    pub items: Vec<PlanItem>,
-}
-
-/// One worker's task.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct PlanItem {
-    /// `gen-{N}/island-{target}/{operator}-{i}`: a ready-made branch name.
-    pub name: String,
-    pub operator: Operator,
-    /// The target island: the candidate joins it.
-    pub island: u32,
-    /// The parent first; crossover's diverse parent or migration's donor second.
-    pub parent_ids: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub donor_island: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forced_by: Option<String>,
-}
-
-/// A planned item still waiting for its candidate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct PendingItem {
-    pub name: String,
-    pub island: u32,
-    pub operator: Operator,
-}
 
 impl Database {
     /// Plans `n` work items. Islands in `frozen` get none; islands in `boosted` get twice the

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::database::Database;
-use crate::events::Event;
+use crate::state::Database;
+use crate::state::Event;
 
 impl Database {
     /// `prune_to_capacity`: every island keeps `maxIslandSize` members. Without feature

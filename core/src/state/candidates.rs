@@ -5,28 +5,11 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::Status;
 use crate::metrics::Metrics;
 
 /// How many recent candidates the overrides look at (the longest rule is "last 5 rejected").
 pub(crate) const RECENT_WINDOW: usize = 5;
-
-/// What became of an evaluated candidate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub enum Status {
-    #[default]
-    Accepted,
-    Rejected,
-    /// The evaluation failed: fitness null, kept in the history with its reason, on no island.
-    Error,
-}
-
-impl Status {
-    pub(crate) fn is_accepted(&self) -> bool {
-        *self == Status::Accepted
-    }
-}
 
 /// One of the last few candidates: its status and the island it went to (none for an error).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,20 +1,10 @@
 //! `policy_check` (seed 003's PolicyAgent rules that need no judgement): a candidate may change
 //! only its declared target file, and never a protected one (benchmarks, evaluators, scripts).
 
-use serde::{Deserialize, Serialize};
+use crate::api::PolicyVerdict;
 
 /// Seed 003's protected patterns.
 pub const DEFAULT_PROTECTED: [&str; 3] = ["benchmark*.py", "eval*.py", "*.sh"];
-
-/// What `policy_check` answers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct PolicyVerdict {
-    pub pass: bool,
-    /// Why it failed, naming the file: e.g. `Protected file modified: 'benchmark.py'`.
-    pub reason: Option<String>,
-}
 
 /// Checks a candidate's changed files against its target file and the protected patterns
 /// (`None` → [`DEFAULT_PROTECTED`]). A pattern without `/` matches the file name in any

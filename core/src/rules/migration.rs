@@ -1,10 +1,10 @@
 //! Ring migration between neighbouring islands.
 
 use crate::config::MigrationMode;
-use crate::database::Database;
-use crate::events::Event;
-use crate::features::cell_of;
-use crate::program::Program;
+use crate::config::cell_of;
+use crate::state::Database;
+use crate::state::Event;
+use crate::state::Program;
 
 impl Database {
     /// `should_migrate`: `max(islandGenerations) − lastMigrationGeneration ≥ migrationInterval`.

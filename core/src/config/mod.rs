@@ -1,12 +1,18 @@
 //! Database configuration. The defaults are the seed skill's (`database.mjs`); every option beyond
 //! the seed is off by default, so a default database behaves exactly like the seed's.
 
+mod features;
+mod fitness;
+
+pub use features::FeatureDim;
+pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
+pub(crate) use fitness::fitness_of;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, parse_json};
-use crate::features::FeatureDim;
 
 /// Upper bounds that catch absurd configs before they allocate anything.
 /// Islands are a bit set per program (`u64`), which keeps migration's membership checks cheap.
@@ -230,7 +236,7 @@ impl Config {
         for (i, dim) in self.features.iter().enumerate() {
             dim.validate(i)?;
         }
-        if crate::features::cell_count(&self.features, self.num_islands) > MAX_CELLS {
+        if features::cell_count(&self.features, self.num_islands) > MAX_CELLS {
             return Err(Error::config("features", format!("make more than {MAX_CELLS} cells; use fewer bins")));
         }
         range_u32("archiveSize", self.archive_size, 0, MAX_ISLAND_SIZE)?;

@@ -1,0 +1,22 @@
+//! The public shapes: every request and result that crosses a face (the wasm-bindgen package, the
+//! WIT component, the CLI), defined once here. Each is serialized exactly as the seed CLI prints
+//! it (camelCase keys, nulls where the seed prints null); WIT faces convert to and from their
+//! records with the code [`bridge!`](crate::bridge) generates from [`face_shapes!`](crate::face_shapes).
+//!
+//! This layer depends on nothing but the foundation (errors, metrics): every other module may use
+//! it, and it uses none of them.
+
+mod bridge;
+mod kinds;
+mod request;
+mod results;
+mod stats;
+
+pub use bridge::{IntoCore, IntoFace};
+pub use kinds::{ExportFormat, Operator, Status};
+pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
+pub use results::{
+    AddOutcome, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict, Sample, SampledParent,
+    StopVerdict,
+};
+pub use stats::{CellStats, IslandStats, Stats};

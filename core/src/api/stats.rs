@@ -1,0 +1,62 @@
+//! What `stats` returns: the population's figures overall, per island and per MAP-Elites cell.
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::Status;
+
+/// What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
+/// metrics configured with direction `min` already count negated, so `improvement` =
+/// `bestFitness − baselineFitness` is positive exactly when the run got better.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    pub program_count: usize,
+    /// Evaluations spent: every add, errors and cached repeats included (a database the seed's
+    /// CLI wrote starts from its `lastIteration`).
+    pub evaluations: u64,
+    pub best_program_id: Option<String>,
+    pub best_fitness: Option<f64>,
+    pub mean_fitness: Option<f64>,
+    /// The fitness of the seed program (`iterationFound` 0), while it is still in the population.
+    pub baseline_fitness: Option<f64>,
+    pub improvement: Option<f64>,
+    pub islands: Vec<IslandStats>,
+    /// The elite archive: the best `archiveSize` ids, best first.
+    pub archive: Vec<String>,
+    /// Evaluations in a row without a new best fitness.
+    pub stagnation: u64,
+    /// `plan` batches so far.
+    pub rounds: u64,
+    /// The last statuses, oldest first (what the operator overrides read).
+    pub recent_statuses: Vec<Status>,
+    /// MAP-Elites figures, when feature dimensions are configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<CellStats>,
+}
+
+/// MAP-Elites figures. The QD score follows pyribs: Σ over filled cells of (the cell's best
+/// fitness − `qdOffset`); QDax adds the offset instead. Choose `qdOffset` at most the lowest
+/// fitness you expect so that every filled cell adds a non-negative amount.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CellStats {
+    pub filled: usize,
+    pub total: u64,
+    /// `filled / total`.
+    pub coverage: f64,
+    pub qd_score: f64,
+    pub qd_offset: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct IslandStats {
+    pub island: u32,
+    pub size: usize,
+    pub best_program_id: Option<String>,
+    pub best_fitness: Option<f64>,
+    pub mean_fitness: Option<f64>,
+}

@@ -1,0 +1,6 @@
+//! What a run reports about itself, read from the state and changing nothing: population
+//! statistics, lineage and family trees, and the playbook's population markdown.
+
+mod export;
+mod lineage;
+mod stats;

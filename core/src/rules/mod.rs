@@ -1,0 +1,15 @@
+//! The rules of a run, each in its own module as `impl Database` blocks over the state: how a
+//! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
+//! capacity (cells and the elite archive protect their bests), which operator makes the next
+//! candidate, how a batch is planned, when a run should stop, and the file policy a candidate's
+//! changes must pass.
+
+mod migration;
+mod operators;
+mod planning;
+mod policy;
+mod pruning;
+mod sampling;
+mod stopping;
+
+pub use policy::{DEFAULT_PROTECTED, policy_check};

@@ -1,0 +1,85 @@
+//! A stored program: one candidate as `database.json` keeps it.
+
+use serde::Serialize;
+
+use crate::api::{BestProgram, Inspiration, Operator, SampledParent, Status};
+use crate::metrics::Metrics;
+
+/// One program as it is stored: the seed's fields in the seed's order, then evodb's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Program {
+    pub id: String,
+    pub code_path: String,
+    pub target_code: String,
+    pub parent_id: String,
+    pub generation: u64,
+    pub iteration_found: u64,
+    /// Seconds since the epoch, as the caller passed it (`now`).
+    pub timestamp: f64,
+    pub metrics: Metrics,
+    pub changes: String,
+    /// Home island: where the program was placed when added.
+    pub island: u32,
+    /// For a copy made by copy-mode migration: the id it was copied from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migrated_from: Option<String>,
+    /// The candidate's number in the run (1, 2, 3, … across every island, errors included; a
+    /// migration copy keeps its original's) when it differs from `iterationFound + 1`, the number
+    /// the seed's own files imply. Read it with [`Program::seq`].
+    #[serde(rename = "seq", skip_serializing_if = "Option::is_none")]
+    pub seq_if_not_implied: Option<u64>,
+    /// `rejected` when the caller said so; accepted programs leave it out.
+    #[serde(skip_serializing_if = "Status::is_accepted")]
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The operator that produced it, when the caller or its plan item said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
+    /// The MAP-Elites cell (a bucket per feature dimension), when dimensions are configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<Vec<u32>>,
+}
+
+impl Program {
+    /// The candidate's number in the run: 1, 2, 3, … across every island, errors included.
+    pub fn seq(&self) -> u64 {
+        self.seq_if_not_implied.unwrap_or(self.iteration_found + 1)
+    }
+
+    pub(crate) fn implied_seq(iteration_found: u64, seq: u64) -> Option<u64> {
+        (seq != iteration_found + 1).then_some(seq)
+    }
+}
+
+impl From<&Program> for SampledParent {
+    fn from(p: &Program) -> Self {
+        SampledParent {
+            id: p.id.clone(),
+            code_path: p.code_path.clone(),
+            target_code: p.target_code.clone(),
+            metrics: p.metrics.clone(),
+            changes: p.changes.clone(),
+        }
+    }
+}
+
+impl From<&Program> for Inspiration {
+    fn from(p: &Program) -> Self {
+        Inspiration { id: p.id.clone(), metrics: p.metrics.clone(), changes: p.changes.clone() }
+    }
+}
+
+impl From<&Program> for BestProgram {
+    fn from(p: &Program) -> Self {
+        BestProgram {
+            id: p.id.clone(),
+            code_path: p.code_path.clone(),
+            target_code: p.target_code.clone(),
+            metrics: p.metrics.clone(),
+            changes: p.changes.clone(),
+            iteration_found: p.iteration_found,
+        }
+    }
+}

@@ -30,11 +30,6 @@ pub enum HostError {
 fn database_message(err: &population::Error) -> &str {
     use population::Error as E;
     match err {
-        E::InvalidConfig(m)
-        | E::InvalidInput(m)
-        | E::DuplicateId(m)
-        | E::CorruptDatabase(m)
-        | E::Io(m)
-        | E::AlreadyExists(m) => m,
+        E::InvalidConfig(m) | E::InvalidInput(m) | E::DuplicateId(m) | E::CorruptDatabase(m) | E::Io(m) => m,
     }
 }

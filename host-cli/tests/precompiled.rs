@@ -10,8 +10,8 @@ fn the_built_in_machine_code_loads_and_runs() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = host.store(Some(dir.path())).unwrap();
     let bindings = host.instantiate_store(&mut store, &component).unwrap();
-    let info = bindings.evodb_population_store().call_info(&mut store, GUEST_DIR).unwrap().unwrap();
-    assert!(info.is_empty);
+    let loaded = bindings.evodb_population_store().call_load(&mut store, GUEST_DIR).unwrap().unwrap();
+    assert!(loaded.is_none(), "an empty directory holds no database");
 }
 
 #[test]

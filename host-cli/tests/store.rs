@@ -13,7 +13,9 @@ use evodb_host::views;
 use evodb_host::{GUEST_DIR, Host, State, population};
 use serde_json::{Value, json};
 use wasmtime::Store;
-use wasmtime::component::Component;
+use wasmtime::component::{Component, ResourceAny};
+
+type Outcome<T> = wasmtime::Result<Result<T, population::Error>>;
 
 struct Fixture {
     host: Host,
@@ -35,6 +37,45 @@ impl Fixture {
         (store, bindings)
     }
 
+    /// One writing process: load (or create) the database in `dir`, run `op`, save it.
+    fn write<T>(
+        &self,
+        dir: &str,
+        op: impl FnOnce(&population::GuestDatabase<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+    ) -> Result<T, population::Error> {
+        let (mut store, b) = self.instance();
+        let (s, m) = (b.evodb_population_store(), b.evodb_population_population().database());
+        let db = match s.call_load(&mut store, dir).unwrap()? {
+            Some(db) => db,
+            None => {
+                let db = m.call_create(&mut store, "{}", 0).unwrap()?;
+                m.call_record_events(&mut store, db, true).unwrap();
+                db
+            }
+        };
+        let value = op(&m, &mut store, db).unwrap()?;
+        s.call_save(&mut store, dir, db).unwrap()?;
+        Ok(value)
+    }
+
+    /// `init`: a new database with `config`, saved.
+    fn init(&self, dir: &str, config: &str, rng_seed: u64) -> Result<(), population::Error> {
+        let (mut store, b) = self.instance();
+        let (s, m) = (b.evodb_population_store(), b.evodb_population_population().database());
+        let db = m.call_create(&mut store, config, rng_seed).unwrap()?;
+        m.call_record_events(&mut store, db, true).unwrap();
+        s.call_save(&mut store, dir, db).unwrap()
+    }
+
+    fn add(
+        &self,
+        dir: &str,
+        request: &population::AddRequest,
+        now: f64,
+    ) -> Result<population::AddOutcome, population::Error> {
+        self.write(dir, |m, store, db| m.call_add(store, db, request, now))
+    }
+
     fn file(&self, name: &str) -> Vec<u8> {
         std::fs::read(self.dir.path().join(name)).unwrap_or_default()
     }
@@ -49,25 +90,22 @@ fn req(i: usize) -> Value {
 fn store_calls_match_the_in_memory_database_byte_for_byte() {
     let fx = Fixture::new();
     let config = r#"{"numIslands": 2, "maxIslandSize": 6, "migrationInterval": 4}"#;
-    let (mut store, b) = fx.instance();
-    b.evodb_population_store().call_init(&mut store, GUEST_DIR, config, 9, 1.0).unwrap().unwrap();
+    fx.init(GUEST_DIR, config, 9).unwrap();
 
     let mut memory = Wasmtime::new(&fx.host, &fx.component);
     let mut db = memory.create(config, 9).unwrap();
     let mut ops = 1;
     for i in 0..30 {
-        let (mut store, b) = fx.instance();
-        let stored = b.evodb_population_store().call_add(&mut store, GUEST_DIR, &request(&req(i)), i as f64).unwrap();
+        let stored = fx.add(GUEST_DIR, &request(&req(i)), i as f64).unwrap();
         assert_eq!(
-            serde_json::json!(views::add_outcome(stored.unwrap())),
+            serde_json::json!(views::core::<_, evodb_core::AddOutcome>(stored)),
             memory.add(&mut db, &req(i), i as f64).unwrap()
         );
         ops += 1;
         if i % 3 == 0 {
-            let (mut store, b) = fx.instance();
-            let stored = b.evodb_population_store().call_sample(&mut store, GUEST_DIR, i as f64).unwrap();
+            let stored = fx.write(GUEST_DIR, |m, store, db| m.call_sample(store, db).map(Ok)).unwrap();
             assert_eq!(
-                serde_json::json!(views::sample(stored.unwrap())),
+                serde_json::json!(views::core::<_, evodb_core::Sample>(stored)),
                 memory.sample(&mut db),
                 "sample after add {i}"
             );
@@ -94,27 +132,22 @@ fn store_calls_match_the_in_memory_database_byte_for_byte() {
 #[test]
 fn failed_calls_leave_every_file_byte_identical() {
     let fx = Fixture::new();
-    let (mut store, b) = fx.instance();
-    let s = b.evodb_population_store();
-    s.call_init(&mut store, GUEST_DIR, "{}", 1, 1.0).unwrap().unwrap();
-    s.call_add(&mut store, GUEST_DIR, &request(&req(1)), 2.0).unwrap().unwrap();
+    fx.init(GUEST_DIR, "{}", 1).unwrap();
+    fx.add(GUEST_DIR, &request(&req(1)), 2.0).unwrap();
     let (before, history) = (fx.file("database.json"), fx.file("history.ndjson"));
 
-    let again = s.call_init(&mut store, GUEST_DIR, "{}", 1, 3.0).unwrap();
-    assert!(matches!(again, Err(population::Error::AlreadyExists(_))), "{again:?}");
     let mut bad = request(&req(2));
     bad.metrics = vec![("score".into(), f64::NAN)];
-    let nan = s.call_add(&mut store, GUEST_DIR, &bad, 3.0).unwrap();
+    let nan = fx.add(GUEST_DIR, &bad, 3.0);
     assert!(matches!(&nan, Err(population::Error::InvalidInput(m)) if m.contains("metrics.score")), "{nan:?}");
-    let bad_config = s.call_init(&mut store, "/db/sub", r#"{"numIslands": "three"}"#, 1, 3.0).unwrap();
+    let bad_config = fx.init("/db/sub", r#"{"numIslands": "three"}"#, 1);
     assert!(matches!(&bad_config, Err(population::Error::InvalidConfig(m)) if m.contains("numIslands")));
     assert_eq!((fx.file("database.json"), fx.file("history.ndjson")), (before.clone(), history.clone()));
 
     // A torn file is reported, and left as it is for the user to restore.
     let torn = &before[..before.len() / 2];
     std::fs::write(fx.dir.path().join("database.json"), torn).unwrap();
-    let (mut store, b) = fx.instance();
-    let err = b.evodb_population_store().call_add(&mut store, GUEST_DIR, &request(&req(3)), 4.0).unwrap();
+    let err = fx.add(GUEST_DIR, &request(&req(3)), 4.0);
     assert!(matches!(&err, Err(population::Error::CorruptDatabase(m)) if m.contains("ends early")), "{err:?}");
     assert_eq!(fx.file("database.json"), torn);
     assert_eq!(fx.file("history.ndjson"), history);
@@ -126,8 +159,7 @@ fn the_component_sees_only_the_preopened_directory() {
     let outside = tempfile::tempdir().unwrap();
     let escape = format!("{GUEST_DIR}/../..{}", outside.path().display());
     for dir in [outside.path().to_str().unwrap(), escape.as_str(), "/", "/db/.."] {
-        let (mut store, b) = fx.instance();
-        let result = b.evodb_population_store().call_add(&mut store, dir, &request(&req(1)), 1.0).unwrap();
+        let result = fx.add(dir, &request(&req(1)), 1.0);
         assert!(matches!(&result, Err(population::Error::Io(_))), "{dir}: {result:?}");
     }
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written outside");

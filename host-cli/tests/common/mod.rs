@@ -4,7 +4,7 @@
 
 use evodb_conformance::Face;
 use evodb_host::{Host, State, population, views};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
@@ -34,37 +34,19 @@ pub fn code(err: &population::Error) -> String {
         population::Error::DuplicateId(_) => "duplicate-id",
         population::Error::CorruptDatabase(_) => "corrupt-database",
         population::Error::Io(_) => "io",
-        population::Error::AlreadyExists(_) => "already-exists",
     }
     .into()
 }
 
-pub fn metrics(list: &[(String, f64)]) -> Value {
-    Value::Object(list.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<Map<_, _>>())
+/// A vector's request (JSON) as the WIT record: parsed by the core, bridged field for field.
+pub fn request(r: &Value) -> population::AddRequest {
+    let request: evodb_core::AddRequest = serde_json::from_value(r.clone()).expect("vector requests parse");
+    views::wit(request)
 }
 
-/// A vector's request (JSON) as the WIT record, field by field.
-pub fn request(r: &Value) -> population::AddRequest {
-    let text = |key: &str| r[key].as_str().map(String::from);
-    let parsed: Option<evodb_core::AddRequest> = serde_json::from_value(r.clone()).ok();
-    population::AddRequest {
-        id: text("id"),
-        code_path: text("codePath").expect("codePath"),
-        target_code: text("targetCode").expect("targetCode"),
-        parent_id: text("parentId"),
-        metrics: r["metrics"]
-            .as_object()
-            .expect("metrics")
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
-            .collect(),
-        changes: text("changes"),
-        island: r["island"].as_u64().map(|i| i as u32),
-        status: parsed.as_ref().filter(|_| r.get("status").is_some()).map(|p| views::wit_status(p.status)),
-        reason: text("reason"),
-        operator: parsed.as_ref().and_then(|p| p.operator).map(views::wit_operator),
-        plan_item: text("planItem"),
-    }
+/// A WIT result as the seed CLI's JSON shape of its core twin.
+fn shape<W: evodb_core::api::IntoCore<C>, C: serde::Serialize>(value: W) -> Value {
+    json!(views::core(value))
 }
 
 impl Face for Wasmtime {
@@ -81,43 +63,48 @@ impl Face for Wasmtime {
         Ok(db)
     }
     fn to_json(&mut self, db: &ResourceAny) -> String {
-        self.guest.database().call_to_json(&mut self.store, *db).expect("no trap")
+        self.guest.database().call_export(&mut self.store, *db, population::ExportFormat::Json).expect("no trap")
     }
     fn add(&mut self, db: &mut ResourceAny, r: &Value, now: f64) -> Result<Value, String> {
         let out = self.guest.database().call_add(&mut self.store, *db, &request(r), now).expect("no trap");
-        out.map(|o| json!(views::add_outcome(o))).map_err(|e| code(&e))
+        out.map(|o| shape(o)).map_err(|e| code(&e))
     }
     fn sample(&mut self, db: &mut ResourceAny) -> Value {
-        json!(views::sample(self.guest.database().call_sample(&mut self.store, *db).expect("no trap")))
+        shape(self.guest.database().call_sample(&mut self.store, *db).expect("no trap"))
     }
     fn best(&mut self, db: &ResourceAny) -> Value {
-        json!(views::best(self.guest.database().call_best(&mut self.store, *db).expect("no trap")))
+        shape(self.guest.database().call_best(&mut self.store, *db).expect("no trap"))
     }
     fn info(&mut self, db: &ResourceAny) -> Value {
-        json!(views::info(self.guest.database().call_info(&mut self.store, *db).expect("no trap")))
+        shape(self.guest.database().call_info(&mut self.store, *db).expect("no trap"))
     }
     fn stats(&mut self, db: &ResourceAny) -> Value {
-        json!(views::stats(self.guest.database().call_stats(&mut self.store, *db).expect("no trap")))
+        shape(self.guest.database().call_stats(&mut self.store, *db).expect("no trap"))
     }
     fn should_stop(&mut self, db: &ResourceAny) -> Value {
-        json!(views::stop_verdict(self.guest.database().call_should_stop(&mut self.store, *db).expect("no trap")))
+        shape(self.guest.database().call_should_stop(&mut self.store, *db).expect("no trap"))
     }
     fn plan(&mut self, db: &mut ResourceAny, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         let out = self.guest.database().call_plan(&mut self.store, *db, n, frozen, boosted).expect("no trap");
-        out.map(|p| json!(views::plan(p))).map_err(|e| code(&e))
+        out.map(|p| shape(p)).map_err(|e| code(&e))
     }
     fn lineage(&mut self, db: &ResourceAny, id: &str) -> Value {
-        json!(self.guest.database().call_lineage(&mut self.store, *db, id).expect("no trap").map(views::lineage))
+        json!(
+            self.guest
+                .database()
+                .call_lineage(&mut self.store, *db, id)
+                .expect("no trap")
+                .map(views::core::<_, evodb_core::Lineage>)
+        )
     }
     fn export(&mut self, db: &ResourceAny, format: &str) -> String {
-        let d = self.guest.database();
-        match format {
-            "tree" => d.call_lineage_tree(&mut self.store, *db),
-            "mermaid" => d.call_lineage_mermaid(&mut self.store, *db),
-            "markdown" => d.call_population_markdown(&mut self.store, *db),
+        let format = match format {
+            "tree" => population::ExportFormat::Tree,
+            "mermaid" => population::ExportFormat::Mermaid,
+            "markdown" => population::ExportFormat::Markdown,
             other => panic!("unknown export format `{other}`"),
-        }
-        .expect("no trap")
+        };
+        self.guest.database().call_export(&mut self.store, *db, format).expect("no trap")
     }
     fn events(&mut self, db: &mut ResourceAny) -> Value {
         let lines = self.guest.database().call_take_events(&mut self.store, *db).expect("no trap");
@@ -128,6 +115,6 @@ impl Face for Wasmtime {
     }
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
         let verdict = self.guest.call_policy_check(&mut self.store, changed, target, protected).expect("no trap");
-        json!(views::policy_verdict(verdict))
+        shape(verdict)
     }
 }

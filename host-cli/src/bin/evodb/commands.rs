@@ -7,8 +7,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use evodb_core::AddRequest;
-use evodb_host::views as output;
+use evodb_core::{AddOutcome, AddRequest, BestProgram, Info, Lineage, Plan, Sample, Stats, StopVerdict};
+use evodb_host::views::{self as output, core};
 use evodb_host::{Access, DATABASE_FILE, population as wit};
 use serde_json::{Map, Value, json};
 
@@ -17,7 +17,7 @@ use crate::args::{
     SeedArgs,
 };
 use crate::failure::Failure;
-use crate::session::Runtime;
+use crate::session::{Runtime, ok};
 
 /// What a successful command prints: JSON on stdout, warnings on stderr.
 pub struct Printed {
@@ -34,58 +34,62 @@ impl From<String> for Printed {
 pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
     match command {
         Command::Create(DbArg { db }) => {
-            let info = runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_open(st, dir, now()))?;
-            Ok(output::json(&output::info(info)).into())
+            // Writes only where there is no database yet: an existing file keeps its bytes.
+            let info = match db.join(DATABASE_FILE).exists() {
+                true => runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_info(st, db)))?,
+                false => runtime.open(&db, Access::Write)?.write(|m, st, db| ok(m.call_info(st, db)))?,
+            };
+            Ok(output::json(&core::<_, Info>(info)).into())
         }
         Command::Info(DbArg { db }) => {
-            let info = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_info(st, dir))?;
-            Ok(output::json(&output::info(info)).into())
+            let info = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_info(st, db)))?;
+            Ok(output::json(&core::<_, Info>(info)).into())
         }
         Command::Seed(args) => seed(runtime, args),
         Command::Add(args) => add(runtime, args),
         Command::Sample(DbArg { db }) => {
             let warnings = new_database_warning(&db);
-            let sample = runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_sample(st, dir, now()))?;
-            Ok(Printed { stdout: output::json(&output::sample(sample)), warnings })
+            let sample = runtime.open(&db, Access::Write)?.write(|m, st, db| ok(m.call_sample(st, db)))?;
+            Ok(Printed { stdout: output::json(&core::<_, Sample>(sample)), warnings })
         }
         Command::Best(DbArg { db }) => {
-            let best = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_best(st, dir))?;
-            Ok(output::json(&output::best(best)).into())
+            let best = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
+            Ok(output::json(&core::<_, Option<BestProgram>>(best)).into())
         }
         Command::Init(args) => init(runtime, *args),
         Command::Stats(DbArg { db }) => {
-            let stats = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_stats(st, dir))?;
-            Ok(output::json(&output::stats(stats)).into())
+            let stats = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_stats(st, db)))?;
+            Ok(output::json(&core::<_, Stats>(stats)).into())
         }
         Command::Validate(DbArg { db }) => validate(runtime, &db),
         Command::Export(ExportArgs { db: DbArg { db }, format }) => {
-            let mut session = runtime.open(&db, Access::Read)?;
-            let text = match format {
-                ExportFormat::Json => session.call(|s, st, dir| s.call_export_json(st, dir))?,
-                ExportFormat::Mermaid => session.call(|s, st, dir| s.call_export_mermaid(st, dir))?,
-                ExportFormat::Tree => session.call(|s, st, dir| s.call_export_tree(st, dir))?,
-                ExportFormat::Markdown => session.call(|s, st, dir| s.call_export_markdown(st, dir))?,
-            };
+            let format: wit::ExportFormat = output::wit(match format {
+                ExportFormat::Json => evodb_core::ExportFormat::Json,
+                ExportFormat::Mermaid => evodb_core::ExportFormat::Mermaid,
+                ExportFormat::Tree => evodb_core::ExportFormat::Tree,
+                ExportFormat::Markdown => evodb_core::ExportFormat::Markdown,
+            });
+            let text = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
             Ok(text.trim_end().to_string().into())
         }
         Command::Lineage(LineageArgs { db: DbArg { db }, id }) => {
-            let lineage = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_lineage_of(st, dir, &id))?;
+            let lineage = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_lineage(st, db, &id)))?;
             let lineage = lineage.ok_or_else(|| {
                 Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
             })?;
-            Ok(output::json(&output::lineage(lineage)).into())
+            Ok(output::json(&core::<_, Lineage>(lineage)).into())
         }
         Command::History(args) => history(runtime, args),
         Command::Demo(args) => crate::demo::run(runtime, args),
         Command::Plan(PlanArgs { db: DbArg { db }, n, frozen, boosted }) => {
             let warnings = new_database_warning(&db);
             let plan =
-                runtime.open(&db, Access::Write)?.call(|s, st, dir| s.call_plan(st, dir, n, &frozen, &boosted))?;
-            Ok(Printed { stdout: output::json(&output::plan(plan)), warnings })
+                runtime.open(&db, Access::Write)?.write(|m, st, db| m.call_plan(st, db, n, &frozen, &boosted))?;
+            Ok(Printed { stdout: output::json(&core::<_, Plan>(plan)), warnings })
         }
         Command::ShouldStop(DbArg { db }) => {
-            let verdict = runtime.open(&db, Access::Read)?.call(|s, st, dir| s.call_should_stop(st, dir))?;
-            Ok(output::json(&output::stop_verdict(verdict)).into())
+            let verdict = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_should_stop(st, db)))?;
+            Ok(output::json(&core::<_, StopVerdict>(verdict)).into())
         }
         Command::Trial(args) => crate::trial::run(args),
         Command::View(args) => crate::view::run(args),
@@ -114,8 +118,7 @@ fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Print
     fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
     let request = add_request(fields)?;
     let mut warnings = new_database_warning(&db.db);
-    let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
-    let outcome = output::add_outcome(outcome);
+    let outcome = add_to(runtime, &db.db, &request)?;
     warnings.extend(outcome.warnings);
     Ok(Printed { stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})), warnings })
 }
@@ -152,9 +155,8 @@ fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
     }
     let request = add_request(fields)?;
     let mut warnings = new_database_warning(&db.db);
-    let outcome = runtime.open(&db.db, Access::Write)?.call(|s, st, dir| s.call_add(st, dir, &request, now()))?;
     // The seed prints no warnings in its JSON; the CLI prints them on stderr.
-    let mut outcome = output::add_outcome(outcome);
+    let mut outcome = add_to(runtime, &db.db, &request)?;
     warnings.append(&mut outcome.warnings);
     Ok(Printed { stdout: output::json(&outcome), warnings })
 }
@@ -193,19 +195,13 @@ fn candidate_fields(c: CandidateArgs, changes_required: bool) -> Result<Map<Stri
 /// and translates it into the WIT record.
 fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failure> {
     let request = AddRequest::from_json(&Value::Object(fields).to_string()).map_err(bad_input)?;
-    Ok(wit::AddRequest {
-        id: request.id,
-        code_path: request.code_path,
-        target_code: request.target_code,
-        parent_id: Some(request.parent_id),
-        metrics: request.metrics.iter().map(|(name, value)| (name.to_string(), value)).collect(),
-        changes: Some(request.changes),
-        island: request.island,
-        status: Some(output::wit_status(request.status)),
-        reason: request.reason,
-        operator: request.operator.map(output::wit_operator),
-        plan_item: request.plan_item,
-    })
+    Ok(output::wit(request))
+}
+
+/// Adds `request` to the database in `db` and saves it.
+fn add_to(runtime: &Runtime, db: &Path, request: &wit::AddRequest) -> Result<AddOutcome, Failure> {
+    let outcome = runtime.open(db, Access::Write)?.write(|m, st, db| m.call_add(st, db, request, now()))?;
+    Ok(core(outcome))
 }
 
 fn bad_input(err: evodb_core::Error) -> Failure {
@@ -272,9 +268,8 @@ fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
     // Checked before the directory is created, so a bad config leaves nothing behind.
     evodb_core::Config::from_json(&config).map_err(bad_input)?;
     evodb_core::Database::check_seed(args.seed).map_err(bad_input)?;
-    let info =
-        runtime.open(&args.db.db, Access::Write)?.call(|s, st, dir| s.call_init(st, dir, &config, args.seed, now()))?;
-    Ok(output::json(&output::info(info)).into())
+    let info = runtime.open(&args.db.db, Access::Write)?.init(&config, args.seed)?;
+    Ok(output::json(&core::<_, Info>(info)).into())
 }
 
 /// Checks the stored file for every broken invariant (the engine's `validate`) and reports them
@@ -287,7 +282,7 @@ fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
         )));
     }
     let mut session = runtime.open(db, Access::Read)?;
-    let mut problems = session.call(|s, st, dir| s.call_validate(st, dir))?;
+    let mut problems = session.validate()?;
     problems.extend(evodb_host::history::problems(db).map_err(Failure::Io)?);
     if let Some(first) = problems.first() {
         println!("{}", output::json(&json!({"valid": false, "problems": problems})));
@@ -295,13 +290,13 @@ fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
             if problems.len() > 1 { format!(" (and {} more on stdout)", problems.len() - 1) } else { String::new() };
         return Err(Failure::BadInput(format!("{first}{more}")));
     }
-    let info = session.call(|s, st, dir| s.call_info(st, dir))?;
+    let info = session.read(|m, st, db| ok(m.call_info(st, db)))?;
     Ok(output::json(&json!({"valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration}))
         .into())
 }
 
 fn history(runtime: &Runtime, HistoryArgs { db, tail }: HistoryArgs) -> Result<Printed, Failure> {
-    let text = runtime.open(&db.db, Access::Read)?.call(|s, st, dir| s.call_history(st, dir))?;
+    let text = runtime.open(&db.db, Access::Read)?.history()?;
     let lines: Vec<&str> = text.lines().collect();
     let start = tail.map_or(0, |n| lines.len().saturating_sub(n));
     Ok(lines[start..].join("\n").into())

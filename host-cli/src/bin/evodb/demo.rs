@@ -9,8 +9,8 @@
 use std::fs;
 use std::path::Path;
 
-use evodb_core::Metrics;
 use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK, seed_request};
+use evodb_core::{BestProgram, Metrics, Sample};
 use evodb_host::views as output;
 use evodb_host::{Access, population as wit};
 
@@ -18,7 +18,7 @@ use crate::args::DemoArgs;
 use crate::commands::Printed;
 use crate::failure::Failure;
 
-use crate::session::Runtime;
+use crate::session::{Runtime, ok};
 
 pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
     let DemoArgs { iterations, seed, out, config, landscape } = args;
@@ -32,19 +32,19 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
     let mut session = runtime.open(&database_dir, Access::Write)?;
     let mut mutator = Mutator::new(seed);
 
-    let info = session.call(|s, st, dir| s.call_info(st, dir))?;
+    let info = session.read(|m, st, db| ok(m.call_info(st, db)))?;
     let first = if info.is_empty {
-        session.call(|s, st, dir| s.call_init(st, dir, &config, seed, START_CLOCK))?;
+        session.init(&config, seed)?;
         let mut request = seed_request(&landscape);
         request.code_path = write_candidate(&candidates_dir, 0, &request.target_code)?;
         let metrics = request.metrics.clone();
-        let request = output::wit_request(request);
-        let seeded = session.call(|s, st, dir| s.call_add(st, dir, &request, START_CLOCK))?;
+        let request: wit::AddRequest = output::wit(request);
+        let seeded = session.write(|m, st, db| m.call_add(st, db, &request, START_CLOCK))?;
         println!("Seeded {} | {}", seeded.id, format_metrics(&metrics));
         1
     } else {
         // The best program, not the seed program: pruning may have deleted the latter.
-        let best = session.call(|s, st, dir| s.call_best(st, dir))?;
+        let best = session.read(|m, st, db| ok(m.call_best(st, db)))?;
         if !best.is_some_and(|best| best.target_code.starts_with(CODE_PREFIX)) {
             return Err(Failure::BadInput(format!(
                 "`{}` holds a run that is not the demo's; pass --out <another directory>",
@@ -58,14 +58,14 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
     let last = first + iterations.saturating_sub(1);
     for i in first..=last {
         let clock = START_CLOCK + CLOCK_STEP * i as f64;
-        let sample = output::sample(session.call(|s, st, dir| s.call_sample(st, dir, clock))?);
+        let sample: Sample = output::core(session.write(|m, st, db| ok(m.call_sample(st, db)))?);
         let mut request = mutator
             .candidate(&landscape, &sample, i)
             .ok_or_else(|| Failure::Internal("the demo database lost its programs".into()))?;
         request.code_path = write_candidate(&candidates_dir, i, &request.target_code)?;
         let (metrics, changes) = (request.metrics.clone(), request.changes.clone());
-        let request = output::wit_request(request);
-        let outcome = session.call(|s, st, dir| s.call_add(st, dir, &request, clock))?;
+        let request: wit::AddRequest = output::wit(request);
+        let outcome = session.write(|m, st, db| m.call_add(st, db, &request, clock))?;
         println!(
             "Iteration {}/{} | {} | best: {:.3}",
             i - first + 1,
@@ -76,14 +76,14 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
         println!("  Δ {changes}");
     }
 
-    let stats = session.call(|s, st, dir| s.call_stats(st, dir))?;
-    let best = session.call(|s, st, dir| s.call_best(st, dir))?;
+    let stats = session.read(|m, st, db| ok(m.call_stats(st, db)))?;
+    let best = session.read(|m, st, db| ok(m.call_best(st, db)))?;
     println!("\nEvolution complete.");
     if let (Some(baseline), Some(best_fitness)) = (stats.baseline_fitness, stats.best_fitness) {
         let percent = if baseline > 0.0 { (best_fitness - baseline) / baseline * 100.0 } else { 0.0 };
         println!("Baseline → best fitness: {baseline:.3} → {best_fitness:.3} ({percent:+.0}%)");
     }
-    if let Some(best) = output::best(best) {
+    if let Some(best) = output::core::<_, Option<BestProgram>>(best) {
         println!("Best: {} (iteration {}, id {})", output::json(&best.metrics), best.iteration_found, best.id);
         println!("Strategy that worked best: {}", best.changes);
     }

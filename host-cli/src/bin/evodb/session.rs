@@ -4,10 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::store::Guest as StoreInterface;
-use evodb_host::{Access, DatabaseDir, GUEST_DIR, Host, Limits, State, embedded, population};
+use evodb_host::{Access, DATABASE_FILE, DatabaseDir, GUEST_DIR, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
-use wasmtime::component::Component;
+use wasmtime::component::{Component, ResourceAny};
 
 use crate::args::SandboxArgs;
 use crate::failure::Failure;
@@ -61,19 +60,115 @@ pub struct Session<'a> {
     _scratch: Option<tempfile::TempDir>,
 }
 
+/// The `database` resource's methods, as an operation receives them.
+pub type Methods<'a> = population::GuestDatabase<'a>;
+
+/// What an operation on the loaded database returns: a trap, the database's refusal, or a value.
+pub type Outcome<T> = wasmtime::Result<Result<T, population::Error>>;
+
 impl Session<'_> {
-    /// Calls the `store` interface on the database directory under the sandbox's limits.
-    pub fn call<T>(
+    /// Runs `op` on the stored database (a fresh one with the seed skill's defaults when the
+    /// directory holds none) and saves nothing.
+    pub fn read<T>(
         &mut self,
-        op: impl FnOnce(&StoreInterface, &mut Store<State>, &str) -> wasmtime::Result<Result<T, population::Error>>,
+        op: impl FnOnce(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
     ) -> Result<T, Failure> {
-        let interface = self.bindings.evodb_population_store();
-        let result = self.host.call(&mut self.store, |store| op(interface, store, GUEST_DIR));
-        result.map_err(|err| {
-            self.dir.clean_up_after_failure();
-            Failure::from(err).map_message(|m| user_paths(m, &self.user_path))
-        })
+        self.run(false, op)
     }
+
+    /// Runs `op` on the stored database (a fresh one, recording from `created`, when there is
+    /// none) and saves it with its events when `op` succeeded.
+    pub fn write<T>(
+        &mut self,
+        op: impl FnOnce(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+    ) -> Result<T, Failure> {
+        self.run(true, op)
+    }
+
+    /// `init`: a new database from `config_json`, saved; refused when the directory holds one.
+    pub fn init(&mut self, config_json: &str, rng_seed: u64) -> Result<population::DatabaseInfo, Failure> {
+        let (interface, methods) =
+            (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
+        let existing = self.host.call(&mut self.store, |store| {
+            let loaded = interface.call_load(&mut *store, GUEST_DIR)?;
+            Ok(loaded.map(|db| db.is_some()))
+        });
+        if existing.map_err(|e| self.failed(e))? {
+            return Err(Failure::BadInput(format!(
+                "`{}` already holds a database; use it as it is, or remove it to start over",
+                self.user_path.join(DATABASE_FILE).display()
+            )));
+        }
+        let result = self.host.call(&mut self.store, |store| {
+            let db = match methods.call_create(&mut *store, config_json, rng_seed)? {
+                Ok(db) => db,
+                Err(e) => return Ok(Err(e)),
+            };
+            methods.call_record_events(&mut *store, db, true)?;
+            if let Err(e) = interface.call_save(&mut *store, GUEST_DIR, db)? {
+                return Ok(Err(e));
+            }
+            let info = methods.call_info(&mut *store, db)?;
+            db.resource_drop(&mut *store)?;
+            Ok(Ok(info))
+        });
+        result.map_err(|e| self.failed(e))
+    }
+
+    /// `<dir>/history.ndjson` as stored.
+    pub fn history(&mut self) -> Result<String, Failure> {
+        let interface = self.bindings.evodb_population_store();
+        let result = self.host.call(&mut self.store, |store| interface.call_history(store, GUEST_DIR));
+        result.map_err(|e| self.failed(e))
+    }
+
+    /// Every problem in `<dir>/database.json` as stored.
+    pub fn validate(&mut self) -> Result<Vec<String>, Failure> {
+        let interface = self.bindings.evodb_population_store();
+        let result = self.host.call(&mut self.store, |store| interface.call_validate(store, GUEST_DIR));
+        result.map_err(|e| self.failed(e))
+    }
+
+    /// load → `op` → save (writers), all under one time budget.
+    fn run<T>(
+        &mut self,
+        save: bool,
+        op: impl FnOnce(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+    ) -> Result<T, Failure> {
+        let (interface, methods) =
+            (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
+        let result = self.host.call(&mut self.store, |store| {
+            let db = match interface.call_load(&mut *store, GUEST_DIR)? {
+                Ok(Some(db)) => db,
+                Ok(None) => {
+                    let db = methods.call_create(&mut *store, "{}", 0)?.expect("the default config is valid");
+                    methods.call_record_events(&mut *store, db, true)?;
+                    db
+                }
+                Err(e) => return Ok(Err(e)),
+            };
+            let value = match op(&methods, &mut *store, db)? {
+                Ok(value) => value,
+                Err(e) => return Ok(Err(e)),
+            };
+            if save && let Err(e) = interface.call_save(&mut *store, GUEST_DIR, db)? {
+                return Ok(Err(e));
+            }
+            db.resource_drop(&mut *store)?;
+            Ok(Ok(value))
+        });
+        result.map_err(|e| self.failed(e))
+    }
+
+    fn failed(&self, err: HostError) -> Failure {
+        self.dir.clean_up_after_failure();
+        Failure::from(err).map_message(|m| user_paths(m, &self.user_path))
+    }
+}
+
+/// An infallible method's result as an [`Outcome`].
+pub fn ok<T>(value: wasmtime::Result<T>) -> Outcome<T> {
+    value.map(Ok)
 }
 
 /// The component names files under [`GUEST_DIR`]; the user knows them by the path they gave.

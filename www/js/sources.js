@@ -77,7 +77,9 @@ export function savedRun(databaseText, historyText) {
         try {
           return JSON.parse(line);
         } catch (e) {
-          throw new Error(`history.ndjson line ${i + 1} is not JSON (${e.message}); the file is torn — remove that line`);
+          throw new Error(`history.ndjson line ${i + 1} is not JSON (${e.message}); the file is torn — remove that line`, {
+            cause: e,
+          });
         }
       });
     if (events[0]?.event === "created") return { file, events, note: null };

@@ -83,10 +83,10 @@ export let Database;
 
 export async function loadEngine() {
   try {
-    const engine = await import("../evodb-wasm/evodb.js");
-    const exports = engine.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
+    const glue = await import("../evodb-wasm/evodb.js");
+    const exports = glue.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
     setEngineBytes(exports.memory?.buffer.byteLength ?? 0);
-    ({ Database } = engine);
+    ({ Database } = glue);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
     throw new Failure(

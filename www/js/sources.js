@@ -4,8 +4,8 @@
 
 import { Database, Simulation } from "../pkg/evodb.js";
 
-/** @import { Config, Event, FeatureDim, MigrationMode } from "../pkg/evodb.js" */
-/** @import { RunEvent, SavedFile, SavedRun, Settings } from "./types.js" */
+/** @import { Config, FeatureDim, MigrationMode } from "../pkg/evodb.js" */
+/** @import { CoreEvent, RunEvent, SavedFile, SavedRun, Settings } from "./types.js" */
 
 /**
  * The form's control named `name` (the form has every name asked for here).
@@ -67,7 +67,7 @@ export class LiveRun {
   /** @param {Settings} settings */
   constructor({ seed, config, landscape }) {
     this.simulation = new Simulation(config, seed, landscape);
-    /** @type {Event[]} */
+    /** @type {CoreEvent[]} */
     this.pending = this.simulation.step(0);
   }
 

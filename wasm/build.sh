@@ -2,7 +2,7 @@
 # Builds evodb's WebAssembly faces and prints their sizes:
 #   wasm/pkg/                   the npm package: one evodb_bg.wasm, Node glue (CommonJS) + web glue (ESM)
 #   www/pkg/, skill/scripts/evodb-wasm/
-#                               the `web` build (evodb.js + evodb_bg.wasm), committed: the playground
+#                               the `web` build (evodb.js, evodb.d.ts, evodb_bg.wasm), committed: the playground
 #                               is a static site and the skill runs on plain Node straight from git.
 #                               CI rebuilds them and fails if they differ from what is committed.
 #   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
@@ -54,11 +54,11 @@ cp LICENSE-MIT LICENSE-APACHE wasm/pkg/
 cp wasm/package.json.in wasm/pkg/package.json
 # The committed copies of the web build: the playground's and the skill's (Node loads it with
 # initSync, so the skill needs no build). The skill's package.json makes evodb.js an ES module
-# under any enclosing package.
+# under any enclosing package; evodb.d.ts types the glue for `npm run lint`'s tsc.
 for dir in www/pkg skill/scripts/evodb-wasm; do
   rm -rf "$dir"
   mkdir -p "$dir"
-  cp target/wasm-bindgen/web/evodb.js target/wasm-bindgen/web/evodb_bg.wasm "$dir/"
+  cp target/wasm-bindgen/web/{evodb.js,evodb.d.ts,evodb_bg.wasm} "$dir/"
 done
 printf '{\n  "type": "module"\n}\n' > skill/scripts/evodb-wasm/package.json
 

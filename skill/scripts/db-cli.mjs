@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // db-cli.mjs — the seed skill's `node db-cli.mjs <command> <dbPath> [--flag value]…`, on evodb's
 // WebAssembly engine. Same commands, flags and one-line JSON on stdout as the seed's CLI and as the
 // native `evodb` CLI (whose exit codes it uses), safe under parallel workers:
@@ -48,15 +49,30 @@ import {
   write,
 } from "./lib/store.mjs";
 
+/** @import { AddOutcome, AddRequest, Database as Db, FitnessSpec } from "./evodb-wasm/evodb.js" */
+/**
+ * The flags parseArgs returns (a flag's text; a repeatable flag's texts; a switch, true). Untyped
+ * until lib/args.mjs, being rewritten, declares them.
+ * @typedef {Record<string, any>} Flags
+ */
+/** A parsed command line. @typedef {{name: string, positionals: string[], flags: Flags}} Command */
+/** A command's stdout and its warnings for stderr. @typedef {{stdout: string, warnings: string[]}} Printed */
+/** The flags of a candidate program, as request fields. @typedef {Pick<AddRequest, "codePath" | "targetCode" | "metrics" | "changes">} CandidateFields */
+
 const ROOT_PARENT_ID = "0";
 
 // --- the commands -------------------------------------------------------------------------------
 
+/** @param {string} name */
 function missingFlag(name) {
   return usage(`Missing required flag: --${name}`); // the seed's message, word for word
 }
 
-/** --metrics text → an object; JSON.parse turns 1e999 into Infinity, which is refused here. */
+/**
+ * --metrics text → an object; JSON.parse turns 1e999 into Infinity, which is refused here.
+ * @param {string} text
+ * @returns {any} the parsed JSON: the engine checks it is an object of numbers
+ */
 function parseMetrics(text) {
   const hint = `pass an object of finite numbers, e.g. --metrics '{"score": 0.8}'`;
   let metrics;
@@ -78,9 +94,13 @@ function parseMetrics(text) {
 /**
  * The candidate's flags as request fields, checked in the seed's order. Code from a file keeps
  * its bytes; a description from a file loses its final newline, as evodb's does.
+ * @param {Flags} flags
+ * @param {[name: string, present: (flags: Flags) => boolean][]} required
+ * @returns {Promise<CandidateFields>}
  */
 async function candidateFields(flags, required) {
   for (const [name, present] of required) if (!present(flags)) throw missingFlag(name);
+  /** @type {any} filled in field by field */
   const fields = { codePath: flags.codePath };
   fields.targetCode = flags.targetCode ?? (await readFlagText("--targetCodeFile", flags.targetCodeFile));
   fields.metrics = parseMetrics(flags.metrics);
@@ -89,9 +109,17 @@ async function candidateFields(flags, required) {
   return fields;
 }
 
+/**
+ * Whether any of the flags `names` is given.
+ * @param {...string} names
+ * @returns {(flags: Flags) => boolean}
+ */
 const has = (...names) => (flags) => names.some((n) => flags[n] !== undefined);
 
-/** Checks a request's own validity (metrics, code, status…) before the database is touched, as evodb does. */
+/**
+ * Checks a request's own validity (metrics, code, status…) before the database is touched, as evodb does.
+ * @param {AddRequest} request
+ */
 function precheck(request) {
   const { island, planItem, ...intrinsic } = request;
   const scratch = new Database({}, 0);
@@ -102,12 +130,21 @@ function precheck(request) {
   }
 }
 
+/**
+ * @param {AddOutcome} outcome
+ * @returns {Printed}
+ */
 function addOutcome(outcome) {
   const warnings = outcome.warnings ?? [];
   delete outcome.warnings; // the seed prints no warnings in its JSON; they go to stderr
   return { stdout: JSON.stringify(outcome), warnings };
 }
 
+/**
+ * @param {string} dir
+ * @param {Flags} flags
+ * @returns {Promise<Printed>}
+ */
 async function seedCommand(dir, flags) {
   const fields = await candidateFields(flags, [
     ["codePath", has("codePath")],
@@ -122,6 +159,11 @@ async function seedCommand(dir, flags) {
   return { stdout: JSON.stringify({ id: outcome.id, metrics: outcome.metrics }), warnings: [...written.warnings, ...warnings] };
 }
 
+/**
+ * @param {string} dir
+ * @param {Flags} flags
+ * @returns {Promise<Printed>}
+ */
 async function addCommand(dir, flags) {
   const fields = await candidateFields(flags, [
     ["codePath", has("codePath")],
@@ -130,6 +172,7 @@ async function addCommand(dir, flags) {
     ["metrics", has("metrics")],
     ["changes", has("changes", "changesFile")],
   ]);
+  /** @type {AddRequest & Record<string, unknown>} */
   const request = { ...fields, parentId: flags.parentId };
   if (flags.id !== undefined) request.id = flags.id;
   if (flags.island !== undefined) request.island = nonNegativeInteger("--island", flags.island, U32_MAX);
@@ -142,6 +185,10 @@ async function addCommand(dir, flags) {
   return { stdout, warnings: [...written.warnings, ...warnings] };
 }
 
+/**
+ * A flag's text as a finite number where it is one, else as it is (the engine judges its type).
+ * @param {string} text
+ */
 function scalar(text) {
   try {
     const value = JSON.parse(text);
@@ -150,6 +197,11 @@ function scalar(text) {
   return text;
 }
 
+/**
+ * @param {string} flag
+ * @param {string} text
+ * @returns {any} the parsed JSON, for the engine to check
+ */
 function jsonFlag(flag, text) {
   try {
     return parseJson(text);
@@ -158,7 +210,11 @@ function jsonFlag(flag, text) {
   }
 }
 
-/** `mean` | `primary:<metric>` | `weighted:<metric>=<weight>,…` → the engine's `fitness` object. */
+/**
+ * `mean` | `primary:<metric>` | `weighted:<metric>=<weight>,…` → the engine's `fitness` object.
+ * @param {string} rule
+ * @returns {FitnessSpec | {kind: "weighted", weights: Record<string, number | string>}} a weight that is not a number is the engine's to refuse
+ */
 function fitnessRule(rule) {
   const bad = () => usage(`--fitness \`${rule}\`: expected mean, primary:<metric> or weighted:<metric>=<weight>,…`);
   if (rule === "mean") return { kind: "mean" };
@@ -167,6 +223,7 @@ function fitnessRule(rule) {
   const [kind, rest] = [rule.slice(0, colon), rule.slice(colon + 1)];
   if (kind === "primary") return { kind: "primary", metric: rest };
   if (kind !== "weighted") throw bad();
+  /** @type {Record<string, number | string>} */
   const weights = {};
   for (const pair of rest.split(",")) {
     const eq = pair.indexOf("=");
@@ -176,8 +233,12 @@ function fitnessRule(rule) {
   return { kind: "weighted", weights };
 }
 
-/** init's flags → the config object; every range and type check stays in the engine. */
+/**
+ * init's flags → the config object; every range and type check stays in the engine.
+ * @param {Flags} flags
+ */
 async function initConfig(flags) {
+  /** @type {Record<string, any>} JSON for the engine to check, not yet a Config */
   let config = {};
   if (flags.config !== undefined) {
     const text = await readFlagText("--config", flags.config);
@@ -195,6 +256,7 @@ async function initConfig(flags) {
   for (const key of Object.keys(INIT_SCALARS)) if (flags[key] !== undefined) config[key] = scalar(flags[key]);
   if (flags.fitness !== undefined) config.fitness = fitnessRule(flags.fitness);
   if (flags.direction) {
+    /** @type {Record<string, string>} */
     const directions = {};
     for (const pair of flags.direction) {
       const eq = pair.indexOf("=");
@@ -216,6 +278,10 @@ async function initConfig(flags) {
   return config;
 }
 
+/**
+ * @param {string} dir
+ * @param {Flags} flags
+ */
 async function initCommand(dir, flags) {
   const config = await initConfig(flags);
   let seed = 0;
@@ -238,12 +304,23 @@ async function initCommand(dir, flags) {
   return JSON.stringify(info);
 }
 
-/** A writer's JSON and warnings; `announce`: say when it creates the database. */
+/**
+ * A writer's JSON and warnings; `announce`: say when it creates the database.
+ * @template T
+ * @param {string} dir
+ * @param {(db: Db, isNew: boolean) => {value: T, save: boolean}} op
+ * @param {boolean} announce
+ * @returns {Promise<Printed>}
+ */
 async function written(dir, op, announce) {
   const { value, warnings } = await write(dir, op, { announce });
   return { stdout: JSON.stringify(value), warnings };
 }
 
+/**
+ * @param {Command} command
+ * @returns {Promise<string | Printed>}
+ */
 async function run({ name, positionals, flags }) {
   const [dir] = positionals;
   switch (name) {
@@ -266,6 +343,7 @@ async function run({ name, positionals, flags }) {
     case "validate":
       return validateCommand(dir);
     case "export": {
+      /** @type {Record<string, (db: Db) => string>} */
       const exporters = {
         json: (db) => db.toJson(),
         mermaid: (db) => db.lineageMermaid(),
@@ -299,7 +377,10 @@ async function run({ name, positionals, flags }) {
   throw new Failure(EXIT.internal, `command ${name} has no implementation`);
 }
 
-/** history.ndjson's text ("" when there is none); anything but a regular file is refused (exit 5). */
+/**
+ * history.ndjson's text ("" when there is none); anything but a regular file is refused (exit 5).
+ * @param {string} dir
+ */
 function historyText(dir) {
   checkDirectory(dir);
   checkMemory(0); // evodb starts its engine for this too
@@ -323,6 +404,7 @@ function historyText(dir) {
  * Every broken invariant of the stored file and every torn or non-JSON history line; invalid →
  * the problems on stdout, the first on stderr, exit 1. No database.json is nothing to validate
  * (exit 3): `{"valid": true}` there would pass a typo'd path.
+ * @param {string} dir
  */
 function validateCommand(dir) {
   if (!hasDatabase(dir)) {
@@ -347,8 +429,14 @@ function validateCommand(dir) {
 
 // --- main ---------------------------------------------------------------------------------------
 
+/** @param {string[]} argv */
 async function main(argv) {
   checkArgvUtf8(argv);
+  /**
+   * `{help}` or a Command: `if (parsed.help)` cannot narrow that union (help may be ""), so it is
+   * untyped until lib/args.mjs, being rewritten, declares it.
+   * @type {any}
+   */
   const parsed = parseArgs(argv);
   if (parsed.help) {
     process.stdout.write(parsed.help);

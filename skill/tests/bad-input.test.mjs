@@ -154,15 +154,15 @@ test("bad input is refused by name, with evodb's exit code, and changes nothing"
   let runs = 0;
   const skipped = [];
   for (const c of CASES) {
-    await t.test(c.name, (t) => {
-      check(t, c, "node", base);
+    await t.test(c.name, (subtest) => {
+      check(subtest, c, "node", base);
       runs++;
       if (!haveNative) return;
       if (c.skipNative) {
         skipped.push(`${c.name}: ${c.skipNative}`);
         return;
       }
-      check(t, c, "native", base);
+      check(subtest, c, "native", base);
       runs++;
     });
   }

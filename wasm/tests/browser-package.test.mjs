@@ -56,7 +56,7 @@ async function serveLikeTheReadme() {
       await fetch(`http://127.0.0.1:${port}/`);
       return { server, port };
     } catch (e) {
-      if (tries > 100 || server.exitCode !== null) throw new Error(`python3 -m http.server did not start: ${e}`);
+      if (tries > 100 || server.exitCode !== null) throw new Error(`python3 -m http.server did not start: ${e}`, { cause: e });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

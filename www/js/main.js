@@ -1,3 +1,4 @@
+// @ts-check
 // The playground: one event list (from the live simulation or a saved run), a position on it,
 // and the model of the population at that position, drawn by the views once per frame.
 
@@ -9,8 +10,23 @@ import { drawFitness } from "./views/fitness.js";
 import { drawHeatmap } from "./views/heatmap.js";
 import { drawEvents, drawLineage, drawTop } from "./views/panels.js";
 
-const $ = (id) => document.getElementById(id);
+/** @import { RunEvent, Settings } from "./types.js" */
 
+/**
+ * The page's element with `id` (index.html has every id named here).
+ * @param {string} id
+ */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $canvas = (id) => /** @type {HTMLCanvasElement} */ ($(id));
+/** @param {string} id */
+const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
+const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
+
+/**
+ * @type {{model: Model, events: RunEvent[], live: LiveRun | null, playing: boolean,
+ *   selected: string | null, dirty: boolean, frames: number, playStart: number}}
+ */
 const state = {
   model: new Model(),
   events: [],
@@ -22,17 +38,22 @@ const state = {
   playStart: 0,
 };
 
+/** @param {string} id */
 const select = (id) => {
   state.selected = id;
   state.dirty = true;
 };
-const islandsView = new IslandsView($("islands"), select);
+const islandsView = new IslandsView($canvas("islands"), select);
 
+/** @param {string} text */
 function status(text) {
   $("status").textContent = text;
 }
 
-/** Moves the model to event `k`: forward by applying, backward by rebuilding from the start. */
+/**
+ * Moves the model to event `k`: forward by applying, backward by rebuilding from the start.
+ * @param {number} k
+ */
 function seek(k) {
   const target = Math.max(0, Math.min(k, state.events.length));
   if (target < state.model.applied) state.model.reset({});
@@ -44,6 +65,7 @@ function atEnd() {
   return state.model.applied >= state.events.length;
 }
 
+/** @param {Settings} settings */
 function startSimulation(settings) {
   pause();
   try {
@@ -60,7 +82,10 @@ function startSimulation(settings) {
   return true;
 }
 
-/** One unit of play: `n` simulation steps live, `n` events in replay. */
+/**
+ * One unit of play: `n` simulation steps live, `n` events in replay.
+ * @param {number} n
+ */
 function advance(n) {
   if (state.live && atEnd()) {
     state.events.push(...state.live.step(n));
@@ -85,7 +110,7 @@ function pause() {
 
 function frame() {
   if (state.playing) {
-    advance(Number($("speed").value));
+    advance(Number($input("speed").value));
     state.frames += 1;
     if (!state.live && atEnd()) {
       const seconds = (performance.now() - state.playStart) / 1000;
@@ -102,12 +127,12 @@ function draw() {
   const { model } = state;
   if (state.selected === null || !model.known.has(state.selected)) state.selected = model.best?.id ?? null;
   islandsView.draw(model, state.selected);
-  drawFitness($("fitness"), model);
-  drawHeatmap($("heatmap"), model);
+  drawFitness($canvas("fitness"), model);
+  drawHeatmap($canvas("heatmap"), model);
   drawLineage($("lineage"), $("lineage-caption"), model, state.selected);
   drawEvents($("events"), model);
   drawTop($("top"), model, state.selected, select);
-  const position = $("position");
+  const position = $input("position");
   position.max = String(state.events.length);
   position.value = String(model.applied);
   $("position-label").textContent = `${model.applied} / ${state.events.length}`;
@@ -120,7 +145,12 @@ function draw() {
   state.dirty = false;
 }
 
-/** Opens a saved run from its texts; returns the milliseconds it took to show it. */
+/**
+ * Opens a saved run from its texts; returns the milliseconds it took to show it (null: it did not open).
+ * @param {string} databaseText
+ * @param {string | null} historyText
+ * @param {string} name
+ */
 function openRun(databaseText, historyText, name) {
   const started = performance.now();
   pause();
@@ -154,6 +184,7 @@ function openRun(databaseText, historyText, name) {
 }
 
 
+/** @param {FileList} files */
 async function openFiles(files) {
   const byName = Object.fromEntries([...files].map((f) => [f.name, f]));
   const database = byName["database.json"] ?? [...files].find((f) => f.name.endsWith(".json"));
@@ -166,7 +197,9 @@ async function openFiles(files) {
   showTab("replay");
 }
 
+/** @param {string} base */
 async function openUrl(base) {
+  /** @param {string} name */
   const get = async (name) => {
     const response = await fetch(new URL(name, new URL(base, location.href)));
     return response.ok ? response.text() : null;
@@ -180,6 +213,7 @@ async function openUrl(base) {
   showTab("replay");
 }
 
+/** @param {"simulate" | "replay"} which */
 function showTab(which) {
   for (const name of ["simulate", "replay"]) {
     $(`tab-${name}`).setAttribute("aria-selected", String(name === which));
@@ -188,7 +222,7 @@ function showTab(which) {
 }
 
 function wire() {
-  const form = $("sim-form");
+  const form = $form();
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     startSimulation(settingsFrom(form));
@@ -202,14 +236,17 @@ function wire() {
   $("play").addEventListener("click", () => (state.playing ? pause() : play()));
   $("position").addEventListener("input", (e) => {
     pause();
-    seek(Number(e.target.value));
+    seek(Number(/** @type {HTMLInputElement} */ (e.target).value));
   });
-  $("file-input").addEventListener("change", (e) => openFiles(e.target.files));
+  $("file-input").addEventListener("change", (e) => {
+    const { files } = /** @type {HTMLInputElement} */ (e.target);
+    if (files) openFiles(files);
+  });
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => e.preventDefault());
   drop.addEventListener("drop", (e) => {
     e.preventDefault();
-    openFiles(e.dataTransfer.files);
+    if (e.dataTransfer) openFiles(e.dataTransfer.files);
   });
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
@@ -229,14 +266,16 @@ async function start() {
   await init();
   wire();
   const params = new URLSearchParams(location.search);
-  if (params.has("run")) {
-    await openUrl(params.get("run"));
+  const run = params.get("run");
+  if (run !== null) {
+    await openUrl(run);
   } else {
-    const form = $("sim-form");
+    const form = $form();
     for (const [key, value] of params) {
-      const field = form.elements[key];
-      if (field?.type === "checkbox") field.checked = value === "true";
-      else if (field) field.value = value;
+      // By name only: `form.elements[key]` would also find the collection's own `length` or `item`.
+      const control = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(key));
+      if (control?.type === "checkbox") control.checked = value === "true";
+      else if (control) control.value = value;
     }
     if (startSimulation(settingsFrom(form))) {
       const steps = Number(params.get("steps") ?? 0);

@@ -1,25 +1,40 @@
+// @ts-check
 // The population as the views see it, rebuilt from the core's events (`created`, `added`,
 // `migrated`, `evicted`, `archive`, …): the live simulation and a replayed history.ndjson feed
 // the same model, so scrubbing the timeline is re-applying a prefix of one event list.
 
+/** @import { Config, IslandTotals, LogEntry, Point, Program, RunEvent, AddedEvent } from "./types.js" */
+
 const LOG_LENGTH = 200;
 
 export class Model {
+  // Declared for the type checker; reset() gives every field its value.
+  /** @type {Config} */ config;
+  /** @type {number} */ numIslands;
+  /** Live programs by id. @type {Map<string, Program>} */ programs;
+  /** Every program ever added, so a lineage reaches ancestors that were pruned since. @type {Map<string, Program>} */ known;
+  /** Per island: member id → true when it arrived by migration. @type {Map<string, boolean>[]} */ islands;
+  /** @type {IslandTotals[]} */ islandStats;
+  /** Per island: points {x, best, mean} after each change of that island. @type {Point[][]} */ series;
+  /** @type {Program | null} */ best;
+  /** [lowest, highest] fitness ever added. @type {[number, number]} */ fitnessRange;
+  /** The elite archive's ids. @type {Set<string>} */ archive;
+  /** @type {{added: number, rejected: number, errors: number, cached: number, migrated: number, evicted: number, sampled: number}} */ counts;
+  /** @type {LogEntry[]} */ log;
+  /** How many events of the list are applied. @type {number} */ applied;
+
   constructor() {
     this.reset({});
   }
 
+  /** @param {Config | undefined} config */
   reset(config) {
     this.config = config ?? {};
     this.numIslands = this.config.numIslands ?? 3;
-    /** Live programs by id. */
     this.programs = new Map();
-    /** Every program ever added, so a lineage reaches ancestors that were pruned since. */
     this.known = new Map();
-    /** Per island: member id → true when it arrived by migration. */
     this.islands = Array.from({ length: this.numIslands }, () => new Map());
     this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null }));
-    /** Per island: points {x, best, mean} after each change of that island. */
     this.series = Array.from({ length: this.numIslands }, () => []);
     this.best = null;
     this.fitnessRange = [Infinity, -Infinity];
@@ -29,6 +44,7 @@ export class Model {
     this.applied = 0;
   }
 
+  /** @param {RunEvent} event */
   apply(event) {
     this.applied += 1;
     switch (event.event) {
@@ -70,6 +86,7 @@ export class Model {
     }
   }
 
+  /** @param {AddedEvent} event */
   added(event) {
     const request = event.request;
     const program = {
@@ -101,6 +118,7 @@ export class Model {
     this.note("added", `#${event.seq - 1} ${short(event.id)} → island ${event.island}, fitness ${fmt(event.fitness)}`);
   }
 
+  /** @param {Extract<RunEvent, {event: "migrated"}>} event */
   migrated({ id, from, to, copyId }) {
     this.counts.migrated += 1;
     const original = this.known.get(id);
@@ -118,6 +136,7 @@ export class Model {
     }
   }
 
+  /** @param {Extract<RunEvent, {event: "evicted"}>} event */
   evicted({ id, island, deleted }) {
     this.counts.evicted += 1;
     const program = this.known.get(id);
@@ -132,6 +151,11 @@ export class Model {
     this.note("evicted", `${short(id)} evicted from island ${island}${deleted ? " (deleted)" : ""}`);
   }
 
+  /**
+   * @param {number} island
+   * @param {Program} program
+   * @param {boolean} migrant
+   */
   join(island, program, migrant) {
     const members = this.islands[island];
     if (!members || members.has(program.id)) return;
@@ -143,12 +167,15 @@ export class Model {
     this.point(island);
   }
 
+  /** @param {number} island */
   point(island) {
     const { sum, count, best } = this.islandStats[island];
     this.series[island].push({ x: this.counts.added, best: best?.fitness ?? null, mean: count ? sum / count : null });
   }
 
+  /** @param {number} island */
   islandBest(island) {
+    /** @type {Program | null} */
     let best = null;
     for (const id of this.islands[island].keys()) {
       const p = this.known.get(id);
@@ -158,13 +185,21 @@ export class Model {
   }
 
   /** A copy's cell: the program's cell with every `island` coordinate set to its new island. */
+  /**
+   * @param {number[]} cell
+   * @param {number} island
+   */
   cellOnIsland(cell, island) {
     const dims = this.config.features ?? [];
     return cell.map((c, i) => (dims[i]?.kind === "island" ? island : c));
   }
 
-  /** Ancestors of `id`, oldest first, ending with the program itself. */
+  /**
+   * Ancestors of `id`, oldest first, ending with the program itself.
+   * @param {string} id
+   */
   lineage(id) {
+    /** @type {Program[]} */
     const chain = [];
     const seen = new Set();
     let current = this.known.get(id);
@@ -177,16 +212,22 @@ export class Model {
     return { chain, complete: false };
   }
 
+  /**
+   * @param {string} kind
+   * @param {string} text
+   */
   note(kind, text) {
     this.log.push({ kind, text, at: this.applied });
     if (this.log.length > LOG_LENGTH * 2) this.log.splice(0, this.log.length - LOG_LENGTH);
   }
 }
 
+/** @param {string} id */
 export function short(id) {
   return String(id).slice(0, 8);
 }
 
+/** @param {number | null | undefined} x */
 export function fmt(x) {
   return x === null || x === undefined ? "—" : Number(x).toFixed(3);
 }

@@ -1,21 +1,41 @@
+// @ts-check
 // Where events come from: the core's synthetic evolution (live), or a saved run — its
 // history.ndjson when it has one, otherwise its database.json re-inserted in iterationFound order.
 
 import { Database, Simulation } from "../pkg/evodb.js";
 
-/** The form's settings as the core's config and landscape. */
+/** @import { Config, FeatureDim, MigrationMode } from "../pkg/evodb.js" */
+/** @import { CoreEvent, RunEvent, SavedFile, SavedRun, Settings } from "./types.js" */
+
+/**
+ * The form's control named `name` (the form has every name asked for here).
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+function field(form, name) {
+  return /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+}
+
+/**
+ * The form's settings as the core's config and landscape.
+ * @param {HTMLFormElement} form
+ * @returns {Settings}
+ */
 export function settingsFrom(form) {
-  const v = (name) => form.elements[name].value;
+  /** @param {string} name */
+  const v = (name) => field(form, name).value;
+  /** @param {string} name */
   const n = (name) => Number(v(name));
+  /** @type {Config} */
   const config = {
     numIslands: n("numIslands"),
     maxIslandSize: n("maxIslandSize"),
     migrationInterval: n("migrationInterval"),
     migrationRate: n("migrationRate"),
     explorationRatio: n("explorationRatio"),
-    migration: v("migration"),
+    migration: /** @type {MigrationMode} */ (v("migration")),
   };
-  if (form.elements.operators.checked) {
+  if (field(form, "operators").checked) {
     config.operators = {
       exploitation: n("exploitation"),
       exploration: n("exploration"),
@@ -29,7 +49,9 @@ export function settingsFrom(form) {
 }
 
 // Code lines of the synthetic programs run from 3 (no terms) to 3 + terms.
+/** @type {FeatureDim} */
 const LINES = { kind: "codeLines", thresholds: [5, 6, 7] };
+/** The features select's options. @type {Record<string, FeatureDim[] | null>} */
 const FEATURES = {
   none: null,
   "island-lines": [{ kind: "island" }, LINES],
@@ -42,12 +64,17 @@ const FEATURES = {
 
 /** A live run of the core's synthetic evolution. */
 export class LiveRun {
+  /** @param {Settings} settings */
   constructor({ seed, config, landscape }) {
     this.simulation = new Simulation(config, seed, landscape);
+    /** @type {CoreEvent[]} */
     this.pending = this.simulation.step(0);
   }
 
-  /** Events of the seed program (first call) and of `n` more iterations. */
+  /**
+   * Events of the seed program (first call) and of `n` more iterations.
+   * @param {number} n
+   */
   step(n) {
     const events = this.pending.concat(n > 0 ? this.simulation.step(n) : []);
     this.pending = [];
@@ -60,16 +87,22 @@ export class LiveRun {
 }
 
 /**
- * A saved run as events. `files` maps a file name to its text. With history.ndjson the events are
- * the recorded ones; without, the programs of database.json are re-inserted by iterationFound.
+ * A saved run as events, from database.json's text and history.ndjson's (null: none). With
+ * history.ndjson the events are the recorded ones; without, the programs of database.json are
+ * re-inserted by iterationFound.
+ * @param {string} databaseText
+ * @param {string | null} historyText
+ * @returns {SavedRun}
  */
 export function savedRun(databaseText, historyText) {
   const problems = Database.validate(databaseText);
   if (problems.length > 0) {
     throw new Error(`database.json does not load: ${problems[0]}`);
   }
+  /** @type {SavedFile} */
   const file = JSON.parse(databaseText);
   if (historyText && historyText.trim()) {
+    /** @type {RunEvent[]} */
     const events = historyText
       .split("\n")
       .filter((line) => line.trim())
@@ -77,7 +110,9 @@ export function savedRun(databaseText, historyText) {
         try {
           return JSON.parse(line);
         } catch (e) {
-          throw new Error(`history.ndjson line ${i + 1} is not JSON (${e.message}); the file is torn — remove that line`);
+          throw new Error(`history.ndjson line ${i + 1} is not JSON (${e.message}); the file is torn — remove that line`, {
+            cause: e,
+          });
         }
       });
     if (events[0]?.event === "created") return { file, events, note: null };
@@ -96,7 +131,11 @@ export function savedRun(databaseText, historyText) {
   };
 }
 
-/** Synthetic `created`/`added`/`migrated` events that rebuild the file's final islands. */
+/**
+ * Synthetic `created`/`added`/`migrated` events that rebuild the file's final islands.
+ * @param {SavedFile} file
+ * @returns {RunEvent[]}
+ */
 function reinserted(file) {
   const ext = file.evodb ?? {};
   const config = {
@@ -107,16 +146,19 @@ function reinserted(file) {
     explorationRatio: file.explorationRatio,
     ...(ext.config ?? {}),
   };
+  /** Each program's islands, its home first. @type {Map<string, number[]>} */
   const homes = new Map();
   (file.islands ?? []).forEach((members, island) => {
     for (const id of members) {
-      if (!homes.has(id)) homes.set(id, []);
-      homes.get(id).push(island);
+      let home = homes.get(id);
+      if (!home) homes.set(id, (home = []));
+      home.push(island);
     }
   });
   const programs = Object.values(file.programs ?? {}).sort(
     (a, b) => a.iterationFound - b.iterationFound || a.timestamp - b.timestamp,
   );
+  /** @type {RunEvent[]} */
   const events = [{ event: "created", seed: ext.seed ?? 0, config }];
   for (const p of programs) {
     const islands = homes.get(p.id) ?? [p.island ?? 0];

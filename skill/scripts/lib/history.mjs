@@ -1,3 +1,4 @@
+// @ts-check
 // history.ndjson, the event log, guarded as the native CLI guards it: a writer killed mid-append
 // leaves a torn last line, which the next writer removes (under the lock, before it appends) so
 // every acknowledged event stays its own valid line; `validate` reports torn or non-JSON lines.
@@ -12,7 +13,11 @@ export const HISTORY_FILE = "history.ndjson";
 const CHUNK = 64 * 1024;
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** The offset just after the file's last newline (0 when it has none). */
+/**
+ * The offset just after the file's last newline (0 when it has none).
+ * @param {number} fd
+ * @param {number} size the file's size
+ */
 function lastNewlineEnd(fd, size) {
   const buffer = Buffer.alloc(CHUNK);
   for (let end = size; end > 0; ) {
@@ -29,6 +34,8 @@ function lastNewlineEnd(fd, size) {
  * Removes a torn last line (the bytes after the last newline) and returns what to warn; null when
  * the history is missing, not a regular file (left to the writer, which refuses it), empty, or
  * ends in a newline. The torn line was never acknowledged: its writer died before exiting.
+ * @param {string} dir
+ * @returns {string | null}
  */
 export function repairTornTail(dir) {
   const file = path.join(dir, HISTORY_FILE);
@@ -47,6 +54,7 @@ export function repairTornTail(dir) {
   }
 }
 
+/** @param {Uint8Array} bytes */
 function isJsonLine(bytes) {
   try {
     JSON.parse(UTF8.decode(bytes));
@@ -56,7 +64,11 @@ function isJsonLine(bytes) {
   }
 }
 
-/** What `validate` adds about the history: each line that is torn or not JSON. */
+/**
+ * What `validate` adds about the history: each line that is torn or not JSON.
+ * @param {string} dir
+ * @returns {string[]}
+ */
 export function historyProblems(dir) {
   const file = path.join(dir, HISTORY_FILE);
   if (!fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) return [];
@@ -69,6 +81,7 @@ export function historyProblems(dir) {
     lines.push(bytes.subarray(start, end));
     start = end + 1;
   }
+  /** @type {string[]} */
   const problems = [];
   lines.forEach((line, i) => {
     if (isJsonLine(line)) return;

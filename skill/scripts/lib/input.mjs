@@ -1,3 +1,4 @@
+// @ts-check
 // What reaches db-cli.mjs from outside the database directory: the files named by `*File` flags
 // (or standard input for `-`), the command line's raw bytes, and JSON text given in flags. The
 // rules are the native `evodb` CLI's: a path that is not a regular file is refused before
@@ -12,7 +13,14 @@ const LOSSY = new TextDecoder("utf-8", { ignoreBOM: true });
 
 // --- regular files ------------------------------------------------------------------------------
 
-/** "a FIFO", "a directory", … for a message, from an fs.Stats that is not a regular file. */
+/** @typedef {"a FIFO" | "a directory" | "a socket" | "a device"} Kind what is there instead of a regular file */
+/** @typedef {{fd: number, stat: fs.Stats, kind?: undefined} | {kind: Kind}} Opened a regular file, open; or its kind */
+
+/**
+ * "a FIFO", "a directory", … for a message, from an fs.Stats that is not a regular file.
+ * @param {fs.Stats} stat
+ * @returns {Kind}
+ */
 function kindOf(stat) {
   if (stat.isFIFO()) return "a FIFO";
   if (stat.isDirectory()) return "a directory";
@@ -24,6 +32,8 @@ function kindOf(stat) {
  * Opens `file` for reading without blocking — opening or reading a FIFO with no writer would
  * wait forever, and a synchronous wait keeps even SIGTERM's handler from running — and returns
  * `{fd, stat}` for a regular file or `{kind}` for anything else. Throws the open's error.
+ * @param {string} file
+ * @returns {Opened}
  */
 export function openRegular(file) {
   let fd;
@@ -40,7 +50,11 @@ export function openRegular(file) {
   return { kind: kindOf(stat) };
 }
 
-/** The bytes of a regular file named by `flag`: exit 3 when missing, 1 when not a regular file. */
+/**
+ * The bytes of a regular file named by `flag`: exit 3 when missing, 1 when not a regular file.
+ * @param {string} flag
+ * @param {string} file
+ */
 function flagFileBytes(flag, file) {
   let opened;
   try {
@@ -63,16 +77,20 @@ function flagFileBytes(flag, file) {
 
 // --- standard input -----------------------------------------------------------------------------
 
+/** @type {Promise<Buffer> | null} */
 let stdinBytes = null;
 
 /**
  * Standard input to its end, read asynchronously so SIGTERM and SIGINT are handled while it
  * waits; a closed pipe or /dev/null ends at once. Read once: a second `-` flag gets what is left,
  * nothing, as with the native CLI.
+ * @param {string} flag
+ * @returns {Promise<Buffer>}
  */
 function readStdin(flag) {
   if (stdinBytes) return stdinBytes.then(() => Buffer.alloc(0));
   stdinBytes = new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     process.stdin.on("data", (chunk) => chunks.push(chunk));
     process.stdin.once("end", () => resolve(Buffer.concat(chunks)));
@@ -81,7 +99,11 @@ function readStdin(flag) {
   return stdinBytes;
 }
 
-/** The text named by a `*File` flag: `-` is standard input, anything else a regular file. */
+/**
+ * The text named by a `*File` flag: `-` is standard input, anything else a regular file.
+ * @param {string} flag
+ * @param {string} file
+ */
 export async function readFlagText(flag, file) {
   const bytes = file === "-" ? await readStdin(flag) : flagFileBytes(flag, file);
   try {
@@ -92,7 +114,10 @@ export async function readFlagText(flag, file) {
   }
 }
 
-/** A description read from a file loses the one line ending an editor leaves at its end. */
+/**
+ * A description read from a file loses the one line ending an editor leaves at its end.
+ * @param {string} text
+ */
 export function withoutFinalNewline(text) {
   if (text.endsWith("\r\n")) return text.slice(0, -2);
   if (text.endsWith("\n")) return text.slice(0, -1);
@@ -101,12 +126,13 @@ export function withoutFinalNewline(text) {
 
 // --- the command line's bytes -------------------------------------------------------------------
 
-/** Flags whose text can come from a file instead, for the hint. */
+/** Flags whose text can come from a file instead, for the hint. @type {Record<string, string | undefined>} */
 const FILE_ALTERNATIVE = { "--targetCode": "--targetCodeFile", "--changes": "--changesFile" };
 
 /**
  * The last `count` arguments as the kernel passed them (Linux's /proc/self/cmdline), or null
  * where that is unavailable or does not line up with `argv`.
+ * @param {string[]} argv
  */
 function rawArgs(argv) {
   let bytes;
@@ -127,6 +153,7 @@ function rawArgs(argv) {
   return raw;
 }
 
+/** @param {Uint8Array} bytes */
 function isUtf8(bytes) {
   try {
     UTF8.decode(bytes);
@@ -136,7 +163,11 @@ function isUtf8(bytes) {
   }
 }
 
-/** Names the flag an argument belongs to (`--flag=value`, or the value after `--flag`), if any. */
+/**
+ * Names the flag an argument belongs to (`--flag=value`, or the value after `--flag`), if any.
+ * @param {string[]} argv
+ * @param {number} i
+ */
 function flagOf(argv, i) {
   if (argv[i].startsWith("--")) return argv[i].split("=")[0];
   const before = argv[i - 1];
@@ -146,6 +177,7 @@ function flagOf(argv, i) {
 /**
  * Refuses an argument that is not valid UTF-8 (exit 2, as clap does natively). Node decodes argv
  * lossily, so the bytes are checked where /proc shows them; elsewhere a U+FFFD stands for them.
+ * @param {string[]} argv
  */
 export function checkArgvUtf8(argv) {
   const raw = rawArgs(argv);
@@ -162,7 +194,11 @@ export function checkArgvUtf8(argv) {
 
 // --- JSON from flags ----------------------------------------------------------------------------
 
-/** Any string in `value` (keys included) holding a lone surrogate, which UTF-8 cannot carry. */
+/**
+ * Any string in `value` (keys included) holding a lone surrogate, which UTF-8 cannot carry.
+ * @param {unknown} value
+ * @returns {string | null}
+ */
 function loneSurrogate(value) {
   if (typeof value === "string") return /\p{Cs}/u.test(value) ? value : null;
   if (value === null || typeof value !== "object") return null;
@@ -176,6 +212,8 @@ function loneSurrogate(value) {
 /**
  * JSON.parse, but refusing what evodb's parser refuses: a lone surrogate escape such as
  * "\ud800" would otherwise reach the engine as U+FFFD, silently changed. Throws a SyntaxError.
+ * @param {string} text
+ * @returns {any} JSON.parse's value
  */
 export function parseJson(text) {
   const value = JSON.parse(text);

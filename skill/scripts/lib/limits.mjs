@@ -1,3 +1,4 @@
+// @ts-check
 // The native CLI's sandbox limits, kept as far as Node can keep them. evodb runs each operation
 // under a time budget (epoch interruption) and a memory cap (a wasmtime resource limiter); Node
 // cannot interrupt synchronous WebAssembly or cap its memory, so here:
@@ -16,15 +17,20 @@ const MIB = 1024 * 1024;
 /** How many times database.json's size the engine needs while loading it. */
 const LOAD_FACTOR = 4;
 
+/** @type {{timeBudgetMs: number, memoryLimitMb: number, engineBytes: number, started: number | null}} */
 const limits = { timeBudgetMs: 10_000, memoryLimitMb: 1024, engineBytes: 0, started: null };
 
-/** The flags' values, where given (parseArgs has checked they are integers). */
+/**
+ * The flags' values, where given (parseArgs has checked they are integers).
+ * @param {{timeBudgetMs?: string, memoryLimitMb?: string}} flags
+ */
 export function setLimits(flags) {
   if (flags.timeBudgetMs !== undefined) limits.timeBudgetMs = Number(flags.timeBudgetMs);
   if (flags.memoryLimitMb !== undefined) limits.memoryLimitMb = Number(flags.memoryLimitMb);
 }
 
 /** The engine's linear memory when loaded: what even an empty database needs (~1.1 MiB). */
+/** @param {number} bytes */
 export function setEngineBytes(bytes) {
   limits.engineBytes = bytes;
 }
@@ -42,12 +48,16 @@ export function checkTime() {
   );
 }
 
+/** @param {number} bytes */
 function size(bytes) {
   if (bytes < 1024) return `${bytes} bytes`;
   return bytes < MIB ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / MIB).toFixed(1)} MiB`;
 }
 
-/** Exit 4 when loading a database.json of `fileBytes` (0: none) would exceed the memory cap. */
+/**
+ * Exit 4 when loading a database.json of `fileBytes` (0: none) would exceed the memory cap.
+ * @param {number} fileBytes
+ */
 export function checkMemory(fileBytes) {
   const needed = limits.engineBytes + LOAD_FACTOR * fileBytes;
   if (needed <= limits.memoryLimitMb * MIB) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The writers' lock on a database directory: database.json.lock, created with O_EXCL and holding
 // its owner's pid (stale locks are broken), plus the native `evodb` CLI's flock on .evodb.lock,
 // taken through flock(1) where it exists. Released on exit and on SIGINT, SIGTERM and SIGHUP.
@@ -18,8 +19,12 @@ const STALE_LOCK_MS = 10 * 60 * 1000;
 /** How long to wait for the lock before giving up (exit 5); EVODB_LOCK_TIMEOUT_MS overrides. */
 const LOCK_TIMEOUT_MS = Number(process.env.EVODB_LOCK_TIMEOUT_MS) || 120_000;
 
+/** flock(1) holding the native lock, with its stdin and stdout piped. @typedef {import("node:child_process").ChildProcessByStdio<import("node:stream").Writable, import("node:stream").Readable, null>} FlockChild */
+
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** @param {number} pid */
 function processAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -33,6 +38,7 @@ function processAlive(pid) {
  * Whether the lock file is stale (its owner died, or it is very old); if so, removes it. The
  * removal happens under a second O_EXCL file and only if the lock still holds what was judged
  * stale, so two waiters can never both break it and one delete the other's fresh lock.
+ * @param {string} lockPath
  */
 function breakIfStale(lockPath) {
   let text, stat;
@@ -85,6 +91,9 @@ function breakIfStale(lockPath) {
  * `cat`, which ends when our end of its stdin closes — on release, or when this process dies in
  * any way. Resolves null where flock(1) is missing (e.g. macOS): then only db-cli.mjs processes
  * exclude each other.
+ * @param {string} dir
+ * @param {number} deadline Date.now() by which to give up
+ * @returns {Promise<FlockChild | null>}
  */
 function takeNativeLock(dir, deadline) {
   if (process.env.EVODB_NO_FLOCK) return Promise.resolve(null);
@@ -98,6 +107,10 @@ function takeNativeLock(dir, deadline) {
       return;
     }
     let settled = false;
+    /**
+     * @param {FlockChild | null} value
+     * @param {Failure} [error]
+     */
     const settle = (value, error) => {
       if (settled) return;
       settled = true;
@@ -117,6 +130,7 @@ function takeNativeLock(dir, deadline) {
   });
 }
 
+/** @type {{path: string, token: string, native: FlockChild | null} | null} */
 let heldLock = null;
 
 export function releaseLock() {
@@ -133,7 +147,9 @@ export function releaseLock() {
   } catch {}
 }
 
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]]) {
+/** The signals that release the lock, and the exit code of each (128 + its number). @type {[NodeJS.Signals, number][]} */
+const SIGNALS = [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]];
+for (const [signal, code] of SIGNALS) {
   process.on(signal, () => {
     releaseLock();
     process.exit(code);
@@ -141,6 +157,7 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]
 }
 process.on("exit", releaseLock);
 
+/** @param {string} dir */
 export async function acquireLock(dir) {
   const lockPath = path.join(dir, LOCK_FILE);
   const token = JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString(), nonce: randomBytes(6).toString("hex") });

@@ -1,3 +1,4 @@
+// @ts-check
 // The database directory on disk and the engine that reads it: database.json read and checked,
 // replaced atomically (database.json.tmp, fsync, rename) under the lock, history.ndjson appended
 // with each operation's events (a torn tail removed first); and evodb's WebAssembly engine, loaded
@@ -12,15 +13,21 @@ import { openRegular } from "./input.mjs";
 import { checkMemory, checkTime, setEngineBytes, startClock } from "./limits.mjs";
 import { acquireLock, releaseLock } from "./lock.mjs";
 
+/** @import * as evodb from "../evodb-wasm/evodb.js" */
+
 export const DATABASE_FILE = "database.json";
 const TEMP_FILE = "database.json.tmp";
 export { HISTORY_FILE };
+
+/** The exit-5 Failure for `action` on `file`. @typedef {(action: string, file: string, e: {message: string}) => Failure} IoFailure */
 
 // --- files --------------------------------------------------------------------------------------
 
 /**
  * database.json's text, or null when the directory or the file does not exist. Opened without
  * blocking (a FIFO there would hang the read) and checked against the memory cap before it is read.
+ * @param {string} dir
+ * @returns {string | null}
  */
 export function readDatabaseText(dir) {
   const file = path.join(dir, DATABASE_FILE);
@@ -55,10 +62,15 @@ export function readDatabaseText(dir) {
   }
 }
 
+/** @param {string} dir */
 function notADirectory(dir) {
   return new Failure(EXIT.io, `\`${dir}\` is not a directory; pass the database directory (the one holding database.json)`);
 }
 
+/**
+ * True when `dir` is a directory, false when it does not exist; anything else throws (exit 5).
+ * @param {string} dir
+ */
 export function checkDirectory(dir) {
   let stat;
   try {
@@ -72,21 +84,25 @@ export function checkDirectory(dir) {
   return true;
 }
 
-/** Whether `dir` holds a database.json (of any kind: a broken one is still one to validate). */
+/**
+ * Whether `dir` holds a database.json (of any kind: a broken one is still one to validate).
+ * @param {string} dir
+ */
 export function hasDatabase(dir) {
   return fs.existsSync(path.join(dir, DATABASE_FILE));
 }
 
 // --- the engine ---------------------------------------------------------------------------------
 
+/** The engine's Database class, once loadEngine() has run. @type {typeof evodb.Database} */
 export let Database;
 
 export async function loadEngine() {
   try {
-    const engine = await import("../evodb-wasm/evodb.js");
-    const exports = engine.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
+    const glue = await import("../evodb-wasm/evodb.js");
+    const exports = glue.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
     setEngineBytes(exports.memory?.buffer.byteLength ?? 0);
-    ({ Database } = engine);
+    ({ Database } = glue);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
     throw new Failure(
@@ -96,13 +112,23 @@ export async function loadEngine() {
   }
 }
 
-/** An engine error (EvodbError with a `code`) → bad input (exit 1); anything else is ours (70). */
+/**
+ * An engine error (EvodbError with a `code`) → bad input (exit 1); anything else is ours (70).
+ * @param {any} e what was thrown
+ * @returns {Failure}
+ */
 export function engineFailure(e) {
   if (e instanceof Failure) return e;
   if (e && e.name === "EvodbError") return badInput(e.message);
   return new Failure(EXIT.internal, `the database engine failed (${e?.stack ?? e}); this is a bug in evodb, please report it`);
 }
 
+/**
+ * `f()`, with what it throws as a Failure.
+ * @template T
+ * @param {() => T} f
+ * @returns {T}
+ */
 export function engine(f) {
   try {
     return f();
@@ -116,6 +142,7 @@ export function fresh() {
   return new Database({}, 0);
 }
 
+/** @param {string} text database.json's */
 export function load(text) {
   return engine(() => Database.fromJson(text));
 }
@@ -123,6 +150,10 @@ export function load(text) {
 /**
  * A reader's `op(db)` on the stored database (readers take no lock: writers replace database.json
  * atomically, so a reader sees the old or the new file), timed from the read on.
+ * @template T
+ * @param {string} dir
+ * @param {(db: evodb.Database) => T} op
+ * @returns {T}
  */
 export function read(dir, op) {
   startClock();
@@ -138,7 +169,10 @@ export function read(dir, op) {
   }
 }
 
-/** Writers other than create and init start a database where there is none, as the seed does. */
+/**
+ * Writers other than create and init start a database where there is none, as the seed does.
+ * @param {string} dir
+ */
 const creating = (dir) => `no database at \`${dir}\`; creating a new one`;
 
 /**
@@ -147,6 +181,11 @@ const creating = (dir) => `no database at \`${dir}\`; creating a new one`;
  * `{value, warnings}`; with `announce`, a database created here is one of the warnings (the user
  * probably meant an existing one: a typo in the path). A missing directory is only created once a
  * dry run on a fresh database succeeded, so bad input never leaves a directory behind.
+ * @template T
+ * @param {string} dir
+ * @param {(db: evodb.Database, isNew: boolean) => {value: T, save: boolean, replace?: evodb.Database}} op
+ * @param {{announce?: boolean}} [options]
+ * @returns {Promise<{value: T, warnings: string[]}>}
  */
 export async function write(dir, op, { announce = false } = {}) {
   if (!checkDirectory(dir)) {
@@ -184,6 +223,8 @@ export async function write(dir, op, { announce = false } = {}) {
 /**
  * history.ndjson opened to append, without blocking: a FIFO there would block the open until a
  * reader came (or refuse it, ENXIO, without one), and anything but a regular file is refused.
+ * @param {string} historyPath
+ * @param {IoFailure} io
  */
 function openHistory(historyPath, io) {
   const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = fs.constants;
@@ -204,11 +245,14 @@ function openHistory(historyPath, io) {
  * database.json.tmp, fsync, rename over database.json; then the operation's events appended to
  * history.ndjson in one write (whole lines only). The history is opened first, so an unwritable
  * history fails before anything changed — the native store's order.
+ * @param {string} dir
+ * @param {evodb.Database} db
  */
 function save(dir, db) {
   const historyPath = path.join(dir, HISTORY_FILE);
   const tempPath = path.join(dir, TEMP_FILE);
   const target = path.join(dir, DATABASE_FILE);
+  /** @type {IoFailure} */
   const io = (action, file, e) =>
     new Failure(EXIT.io, `cannot ${action} \`${file}\`: ${e.message}; check that the directory exists and is writable`);
   const history = openHistory(historyPath, io);

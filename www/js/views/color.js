@@ -1,3 +1,4 @@
+// @ts-check
 // Colours: a perceptual ramp for fitness (viridis stops) and a categorical palette for islands.
 
 const RAMP = [
@@ -5,11 +6,18 @@ const RAMP = [
   [31, 158, 137], [53, 183, 121], [110, 206, 88], [181, 222, 43], [253, 231, 37],
 ];
 
-/** Position of `value` within `[lo, hi]`, clamped to [0, 1]. */
+/** @typedef {readonly [number, number]} Range [lo, hi] */
+
+/**
+ * Position of `value` within `[lo, hi]`, clamped to [0, 1].
+ * @param {number} value
+ * @param {Range} range
+ */
 function unit(value, [lo, hi]) {
   return hi > lo ? Math.min(1, Math.max(0, (value - lo) / (hi - lo))) : 1;
 }
 
+/** @param {number} t in [0, 1] */
 function rampAt(t) {
   const x = t * (RAMP.length - 1);
   const i = Math.min(RAMP.length - 2, Math.floor(x));
@@ -17,7 +25,11 @@ function rampAt(t) {
   return RAMP[i].map((c, k) => Math.round(c + (RAMP[i + 1][k] - c) * f));
 }
 
-/** Fitness `value` within `[lo, hi]` as a CSS colour. */
+/**
+ * Fitness `value` within `[lo, hi]` as a CSS colour.
+ * @param {number} value
+ * @param {Range} range
+ */
 export function fitnessColor(value, range) {
   const [r, g, b] = rampAt(unit(value, range));
   return `rgb(${r},${g},${b})`;
@@ -29,18 +41,26 @@ const PIXELS = Uint32Array.from({ length: 256 }, (_, i) => {
   return (255 << 24) | (b << 16) | (g << 8) | r;
 });
 
-/** Fitness `value` within `[lo, hi]` as an RGBA pixel for an ImageData's Uint32 view. */
+/**
+ * Fitness `value` within `[lo, hi]` as an RGBA pixel for an ImageData's Uint32 view.
+ * @param {number} value
+ * @param {Range} range
+ */
 export function fitnessPixel(value, range) {
   return PIXELS[Math.round(unit(value, range) * 255)];
 }
 
 const ISLANDS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
+/** @param {number} island */
 export function islandColor(island) {
   return ISLANDS[island % ISLANDS.length];
 }
 
-/** A canvas sized for the device's pixels, with its CSS size as the drawing units. */
+/**
+ * A canvas sized for the device's pixels, with its CSS size as the drawing units.
+ * @param {HTMLCanvasElement} canvas
+ */
 export function prepare(canvas) {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth || canvas.width;
@@ -49,7 +69,8 @@ export function prepare(canvas) {
     canvas.width = Math.round(width * ratio);
     canvas.height = Math.round(height * ratio);
   }
-  const ctx = canvas.getContext("2d");
+  // Null only for a canvas already given another kind of context; these are only ever 2D.
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
   ctx.font = "11px system-ui, sans-serif";

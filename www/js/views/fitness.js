@@ -1,15 +1,24 @@
+// @ts-check
 // Best (solid) and mean (dashed) fitness per island against the number of programs added.
 
 import { islandColor, prepare } from "./color.js";
 
+/** @import { Model } from "../model.js" */
+
 const PAD = { left: 40, right: 8, top: 8, bottom: 18 };
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {Model} model
+ */
 export function drawFitness(canvas, model) {
   const { ctx, width, height } = prepare(canvas);
   const [lo, hi] = Number.isFinite(model.fitnessRange[0]) ? model.fitnessRange : [0, 1];
   const span = hi > lo ? hi - lo : 1;
   const maxX = Math.max(1, model.counts.added);
+  /** @param {number} x */
   const px = (x) => PAD.left + (x / maxX) * (width - PAD.left - PAD.right);
+  /** @param {number} y */
   const py = (y) => height - PAD.bottom - ((y - lo) / span) * (height - PAD.top - PAD.bottom);
   ctx.strokeStyle = "#bbb";
   ctx.beginPath();
@@ -24,7 +33,9 @@ export function drawFitness(canvas, model) {
   const budget = Math.max(1, Math.floor(width - PAD.left - PAD.right));
   model.series.forEach((points, island) => {
     ctx.strokeStyle = islandColor(island);
-    for (const [key, dash] of [["best", []], ["mean", [4, 3]]]) {
+    /** @type {[key: "best" | "mean", dash: number[]][]} */
+    const lines = [["best", []], ["mean", [4, 3]]];
+    for (const [key, dash] of lines) {
       ctx.setLineDash(dash);
       ctx.beginPath();
       // At most one point per pixel column: the last one of each column.

@@ -1,10 +1,18 @@
+// @ts-check
 // MAP-Elites cells: the best live fitness in each cell of the first two feature dimensions
 // (a third and later dimensions fold into the max).
 
 import { fitnessColor, prepare } from "./color.js";
 
+/** @import { Model } from "../model.js" */
+/** @import { FeatureDim } from "../types.js" */
+
 const PAD = { left: 70, top: 6, bottom: 30, right: 6 };
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {Model} model
+ */
 export function drawHeatmap(canvas, model) {
   const { ctx, width, height } = prepare(canvas);
   const dims = model.config.features ?? [];
@@ -17,6 +25,7 @@ export function drawHeatmap(canvas, model) {
   const sizes = dims.map((d) => dimensionSize(d, model.numIslands));
   const cols = sizes[0];
   const rows = sizes[1] ?? 1;
+  /** Cell index → the best fitness in it. @type {Map<number, number>} */
   const best = new Map();
   for (const program of model.programs.values()) {
     if (!program.cell) continue;
@@ -39,12 +48,17 @@ export function drawHeatmap(canvas, model) {
   ctx.fillText(`${best.size}/${cols * rows} cells filled`, width - 130, height - 6);
 }
 
+/**
+ * @param {FeatureDim} dim
+ * @param {number} islands
+ */
 function dimensionSize(dim, islands) {
   if (dim.kind === "island") return islands;
   if (dim.kind === "codeLines") return (dim.thresholds?.length ?? 0) + 1;
   return dim.bins ?? 10;
 }
 
+/** @param {FeatureDim} dim */
 function dimensionName(dim) {
   if (dim.kind === "metric") return dim.metric;
   return dim.kind === "codeLines" ? "code lines" : "island";

@@ -1,16 +1,29 @@
+// @ts-check
 // Islands: one band per island, its members as squares ranked by fitness (best first),
 // coloured by fitness; a ring marks a member that arrived by migration, a dot the elite archive.
 
 import { fitnessPixel, islandColor, prepare } from "./color.js";
 
+/** @import { Model } from "../model.js" */
+/** @import { Program } from "../types.js" */
+/** A member's square, in CSS pixels. @typedef {{id: string, x: number, y: number, size: number}} Box */
+
 const LABEL = 64;
 
 export class IslandsView {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {(id: string) => void} onSelect
+   */
   constructor(canvas, onSelect) {
     this.canvas = canvas;
     this.onSelect = onSelect;
+    /** @type {Box[]} */
     this.boxes = [];
+    /** Per island: its members' ids, best first. @type {string[][]} */
     this.ranked = [];
+    /** @type {string | null} */
+    this.selected = null;
     canvas.addEventListener("click", (e) => {
       const rect = canvas.getBoundingClientRect();
       const hit = this.boxes.find((b) => inside(b, e.clientX - rect.left, e.clientY - rect.top));
@@ -19,14 +32,19 @@ export class IslandsView {
     canvas.addEventListener("keydown", (e) => this.key(e));
   }
 
-  /** Arrow keys walk the members: left/right within an island, up/down between islands. */
+  /**
+   * Arrow keys walk the members: left/right within an island, up/down between islands.
+   * @param {KeyboardEvent} e
+   */
   key(e) {
+    /** @type {Record<string, [number, number] | undefined>} */
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
     const move = moves[e.key];
     if (!move || this.ranked.length === 0) return;
     e.preventDefault();
-    let island = this.ranked.findIndex((ids) => ids.includes(this.selected));
-    let index = island < 0 ? 0 : this.ranked[island].indexOf(this.selected);
+    const { selected } = this;
+    let island = selected === null ? -1 : this.ranked.findIndex((ids) => ids.includes(selected));
+    let index = island < 0 || selected === null ? 0 : this.ranked[island].indexOf(selected);
     if (island < 0) island = 0;
     island = Math.min(this.ranked.length - 1, Math.max(0, island + move[0]));
     index = Math.min(this.ranked[island].length - 1, Math.max(0, index + move[1]));
@@ -34,6 +52,10 @@ export class IslandsView {
     if (id) this.onSelect(id);
   }
 
+  /**
+   * @param {Model} model
+   * @param {string | null} selected
+   */
   draw(model, selected) {
     this.selected = selected;
     const { ctx, width, height } = prepare(this.canvas);
@@ -43,11 +65,13 @@ export class IslandsView {
     // Squares are written as pixels (thousands of fillRects a frame would not keep up).
     const image = ctx.createImageData(this.canvas.width, this.canvas.height);
     const pixels = new Uint32Array(image.data.buffer);
+    /** @type {{program: Program, x: number, y: number, size: number, migrant: boolean | undefined}[]} */
     const overlays = [];
     this.boxes = [];
     this.ranked = [];
     model.islands.forEach((members, island) => {
       const top = island * bandHeight;
+      /** @type {Program[]} */
       const ranked = [];
       for (const id of members.keys()) {
         const program = model.known.get(id);
@@ -101,7 +125,15 @@ export class IslandsView {
   }
 }
 
-/** Fills a `side`×`side` square of device pixels at (`x`, `y`). */
+/**
+ * Fills a `side`×`side` square of device pixels at (`x`, `y`).
+ * @param {Uint32Array} pixels
+ * @param {number} stride pixels per row
+ * @param {number} x
+ * @param {number} y
+ * @param {number} side
+ * @param {number} pixel
+ */
 function fill(pixels, stride, x, y, side, pixel) {
   const x0 = Math.round(x);
   const y0 = Math.round(y);
@@ -111,6 +143,11 @@ function fill(pixels, stride, x, y, side, pixel) {
   }
 }
 
+/**
+ * @param {Box} box
+ * @param {number} x
+ * @param {number} y
+ */
 function inside(box, x, y) {
   return x >= box.x && x < box.x + box.size && y >= box.y && y < box.y + box.size;
 }

@@ -1,0 +1,97 @@
+// @ts-check
+// The playground's shared shapes, for the type checker only (`npm run lint`): the core's own come
+// from wasm-bindgen's declarations beside the glue (../pkg/evodb.d.ts). Nothing here runs.
+
+/** @typedef {import("../pkg/evodb.js").Config} Config */
+/** @typedef {import("../pkg/evodb.js").Landscape} Landscape */
+/** @typedef {import("../pkg/evodb.js").FeatureDim} FeatureDim */
+/** @typedef {import("../pkg/evodb.js").Metrics} Metrics */
+/** @typedef {import("../pkg/evodb.js").Status} Status */
+/** @typedef {import("../pkg/evodb.js").Operator} Operator */
+/** @typedef {import("../pkg/evodb.js").Event} CoreEvent */
+
+/**
+ * An `added` event; one re-inserted from a saved database.json (sources.js) also says which
+ * program it is a migrated copy of.
+ * @typedef {Extract<CoreEvent, {event: "added"}> & {migratedFrom?: string | null}} AddedEvent
+ */
+
+/**
+ * What the model applies: the core's events, as the simulation or a history.ndjson gives them.
+ * @typedef {Exclude<CoreEvent, {event: "added"}> | AddedEvent} RunEvent
+ */
+
+/**
+ * A program as the views show it.
+ * @typedef {object} Program
+ * @property {string} id
+ * @property {number} island
+ * @property {number} fitness
+ * @property {Status} status
+ * @property {number[] | null} cell
+ * @property {string} parentId
+ * @property {string} code
+ * @property {string} codePath
+ * @property {string} changes
+ * @property {Metrics} metrics
+ * @property {Operator | null} operator
+ * @property {number} iteration
+ * @property {string | null} migratedFrom
+ */
+
+/**
+ * One point of an island's fitness series.
+ * @typedef {{x: number, best: number | null, mean: number | null}} Point
+ */
+
+/**
+ * An island's running totals.
+ * @typedef {{sum: number, count: number, best: Program | null}} IslandTotals
+ */
+
+/**
+ * A line of the event list.
+ * @typedef {{kind: string, text: string, at: number}} LogEntry
+ */
+
+/**
+ * The simulation's settings, from the form.
+ * @typedef {{seed: number, config: Config, landscape: Landscape}} Settings
+ */
+
+/**
+ * A program in a saved database.json, as far as the replay reads it.
+ * @typedef {object} StoredProgram
+ * @property {string} id
+ * @property {string} codePath
+ * @property {string} targetCode
+ * @property {string} parentId
+ * @property {Metrics} metrics
+ * @property {string} changes
+ * @property {number} iterationFound
+ * @property {number} timestamp
+ * @property {number} [island]
+ * @property {Status} [status]
+ * @property {number[]} [cell]
+ * @property {string} [migratedFrom]
+ */
+
+/**
+ * A saved database.json, as far as the replay reads it (Database.validate has checked it).
+ * @typedef {object} SavedFile
+ * @property {Record<string, StoredProgram>} [programs]
+ * @property {string[][]} [islands]
+ * @property {number} [numIslands]
+ * @property {number} [maxIslandSize]
+ * @property {number} [migrationInterval]
+ * @property {number} [migrationRate]
+ * @property {number} [explorationRatio]
+ * @property {{config?: Config, seed?: number}} [evodb]
+ */
+
+/**
+ * A saved run as events, and why it is shown the way it is.
+ * @typedef {{file: SavedFile, events: RunEvent[], note: string | null}} SavedRun
+ */
+
+export {};

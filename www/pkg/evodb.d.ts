@@ -1,0 +1,707 @@
+/* tslint:disable */
+/* eslint-disable */
+/**
+ * A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
+ * mean sums values in that order and its files list them in that order.
+ */
+export type Metrics = Record<string, number>;
+
+/**
+ * A scored candidate to add.
+ *
+ * ```
+ * let req: evodb_core::AddRequest = serde_json::from_str(r#"{
+ *   "codePath": "/p/candidates/iteration_1.py", "targetCode": "def f(): return 1",
+ *   "parentId": "0", "metrics": {"score": 0.5}, "changes": "first try"
+ * }"#).unwrap();
+ * assert_eq!(req.metrics.get("score"), Some(0.5));
+ * ```
+ */
+export interface AddRequest {
+    /**
+     * Omit to get a deterministic UUID-shaped id from the database's PRNG.
+     */
+    id?: string;
+    codePath: string;
+    targetCode: string;
+    parentId?: string;
+    metrics: Metrics;
+    changes?: string;
+    /**
+     * Target island; required with explicit placement, an override otherwise.
+     */
+    island?: number;
+    /**
+     * `accepted` (default), `rejected` (kept in the population as memory), or `error` (the
+     * evaluation failed: recorded with fitness null, never placed on an island).
+     */
+    status?: Status;
+    /**
+     * Why a candidate was rejected or failed; required for `error`.
+     */
+    reason?: string;
+    operator?: Operator;
+    /**
+     * The `plan` item this candidate answers: it lands on that item's island and operator.
+     */
+    planItem?: string;
+}
+
+/**
+ * Everything that shapes a database's behaviour. Deserializes from camelCase JSON with every
+ * field optional (missing fields take the seed defaults) and unknown fields rejected.
+ */
+export interface Config {
+    numIslands?: number;
+    maxIslandSize?: number;
+    migrationInterval?: number;
+    migrationRate?: number;
+    explorationRatio?: number;
+    /**
+     * Exploitation picks uniformly among this many best programs of the island.
+     */
+    exploitationTop?: number;
+    /**
+     * Inspirations: `inspirations_from_top` drawn from the island's best `inspiration_top_pool`…
+     */
+    inspirationTopPool?: number;
+    inspirationsFromTop?: number;
+    /**
+     * …plus `inspirations_from_rest` drawn from the rest of the island.
+     */
+    inspirationsFromRest?: number;
+    placement?: Placement;
+    migration?: MigrationMode;
+    inspirationScope?: InspirationScope;
+    fitness?: FitnessSpec;
+    /**
+     * Per-metric direction; metrics not named here are maximised.
+     */
+    directions?: Record<string, Direction>;
+    /**
+     * MAP-Elites feature dimensions (seed 004). Empty: no cells, the seed's worst-first pruning.
+     * With dimensions, an island over capacity loses the worst member of its most crowded cell.
+     */
+    features?: FeatureDim[];
+    /**
+     * The elite archive: this many best programs are never evicted (seed 004's default 10).
+     */
+    archiveSize?: number;
+    /**
+     * Subtracted from each cell's best fitness in the QD score (pyribs' convention).
+     */
+    qdOffset?: number;
+    /**
+     * The four operators of seed 004; `None` keeps the seed's exploration/exploitation sample.
+     */
+    operators?: OperatorWeights;
+    /**
+     * Code-hash dedupe (seed 003's fitness cache): a repeated candidate returns the earlier result.
+     */
+    dedupe?: boolean;
+    /**
+     * Budget and stopping rules; all off by default.
+     */
+    stopping?: StopRules;
+}
+
+/**
+ * How a new candidate is made from the population.
+ */
+export type Operator = "exploitation" | "exploration" | "crossover" | "migration";
+
+/**
+ * How a program's metrics become one fitness value (higher is better after directions apply).
+ */
+export type FitnessSpec = { kind: "mean" } | { kind: "primary"; metric: string } | { kind: "weighted"; weights: Record<string, number> };
+
+/**
+ * How ring migration moves programs between neighbouring islands.
+ */
+export type MigrationMode = "share" | "copy";
+
+/**
+ * MAP-Elites figures. The QD score follows pyribs: Σ over filled cells of (the cell's best
+ * fitness − `qdOffset`); QDax adds the offset instead. Choose `qdOffset` at most the lowest
+ * fitness you expect so that every filled cell adds a non-negative amount.
+ */
+export interface CellStats {
+    filled: number;
+    total: number;
+    /**
+     * `filled / total`.
+     */
+    coverage: number;
+    qdScore: number;
+    qdOffset: number;
+}
+
+/**
+ * One event. Serialized with an `event` tag: `{"event": "added", …}`.
+ */
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number } | { event: "cached"; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+
+/**
+ * One feature dimension.
+ *
+ * ```
+ * let dims: Vec<evodb_core::FeatureDim> = serde_json::from_str(r#"[
+ *   {"kind": "island"},
+ *   {"kind": "codeLines", "thresholds": [40, 100]},
+ *   {"kind": "metric", "metric": "speed", "min": 0, "max": 1, "bins": 4}
+ * ]"#).unwrap();
+ * assert_eq!(dims[1].bins(3), 3); // small / medium / large
+ * ```
+ */
+export type FeatureDim = { kind: "metric"; metric: string; min: number; max: number; bins: number } | { kind: "codeLines"; thresholds: number[]; labels?: string[] } | { kind: "island" };
+
+/**
+ * One worker's task.
+ */
+export interface PlanItem {
+    /**
+     * `gen-{N}/island-{target}/{operator}-{i}`: a ready-made branch name.
+     */
+    name: string;
+    operator: Operator;
+    /**
+     * The target island: the candidate joins it.
+     */
+    island: number;
+    /**
+     * The parent first; crossover's diverse parent or migration's donor second.
+     */
+    parentIds: string[];
+    donorIsland?: number;
+    forcedBy?: string;
+}
+
+/**
+ * The fitness landscape: how many polynomial terms a candidate has, and how rugged the score
+ * surface is (0 is a single smooth basin; 1 adds a ring of local optima at every whole unit of
+ * distance from the target, where greedy search stalls).
+ */
+export interface Landscape {
+    terms?: number;
+    ruggedness?: number;
+}
+
+/**
+ * The operator weights of seed 004 (normalised by their sum, so they need not add up to 1).
+ */
+export interface OperatorWeights {
+    exploitation?: number;
+    exploration?: number;
+    crossover?: number;
+    migration?: number;
+}
+
+/**
+ * What `lineage(id)` returns.
+ */
+export interface Lineage {
+    id: string;
+    /**
+     * The parent first, then its parent, … up to the seed program or a pruned ancestor.
+     */
+    ancestors: string[];
+    /**
+     * The first ancestor no longer in the population; `None` when the chain reaches the root.
+     */
+    missingAncestor: string | null;
+    /**
+     * Every live program descending from `id`, oldest first (`iterationFound`, then id).
+     */
+    descendants: string[];
+}
+
+/**
+ * What `plan` returns.
+ */
+export interface Plan {
+    /**
+     * The batch number (`gen-{N}` in the names), counted from 0.
+     */
+    generation: number;
+    items: PlanItem[];
+}
+
+/**
+ * What `policy_check` answers.
+ */
+export interface PolicyVerdict {
+    pass: boolean;
+    /**
+     * Why it failed, naming the file: e.g. `Protected file modified: 'benchmark.py'`.
+     */
+    reason: string | null;
+}
+
+/**
+ * What `should_stop` answers.
+ */
+export interface StopVerdict {
+    stop: boolean;
+    /**
+     * `threshold reached`, `budget exhausted`, `stagnation` or `max rounds`; null to go on.
+     */
+    reason: string | null;
+    evaluations: number;
+    rounds: number;
+    /**
+     * Evaluations in a row without a new best fitness.
+     */
+    stagnation: number;
+    bestFitness: number | null;
+}
+
+/**
+ * What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
+ * metrics configured with direction `min` already count negated, so `improvement` =
+ * `bestFitness − baselineFitness` is positive exactly when the run got better.
+ */
+export interface Stats {
+    programCount: number;
+    /**
+     * Evaluations spent: every add, errors and cached repeats included (a database the seed's
+     * CLI wrote starts from its `lastIteration`).
+     */
+    evaluations: number;
+    bestProgramId: string | null;
+    bestFitness: number | null;
+    meanFitness: number | null;
+    /**
+     * The fitness of the seed program (`iterationFound` 0), while it is still in the population.
+     */
+    baselineFitness: number | null;
+    improvement: number | null;
+    islands: IslandStats[];
+    /**
+     * The elite archive: the best `archiveSize` ids, best first.
+     */
+    archive: string[];
+    /**
+     * Evaluations in a row without a new best fitness.
+     */
+    stagnation: number;
+    /**
+     * `plan` batches so far.
+     */
+    rounds: number;
+    /**
+     * The last statuses, oldest first (what the operator overrides read).
+     */
+    recentStatuses: Status[];
+    /**
+     * MAP-Elites figures, when feature dimensions are configured.
+     */
+    cells?: CellStats;
+}
+
+/**
+ * What became of an evaluated candidate.
+ */
+export type Status = "accepted" | "rejected" | "error";
+
+/**
+ * When a run should stop (evoidea's rules plus evo-anything's evaluation budget).
+ */
+export interface StopRules {
+    /**
+     * Stop after this many evaluations (adds, including errors and cached repeats).
+     */
+    maxEvaluations?: number;
+    /**
+     * Stop once the best fitness reaches this value.
+     */
+    scoreThreshold?: number;
+    /**
+     * Stop after this many evaluations in a row without a new best fitness.
+     */
+    patience?: number;
+    /**
+     * Stop after this many rounds (`plan` batches).
+     */
+    maxRounds?: number;
+}
+
+/**
+ * Where inspirations are drawn from.
+ */
+export type InspirationScope = "island" | "allIslands";
+
+/**
+ * Whether a larger or a smaller metric value is better.
+ */
+export type Direction = "max" | "min";
+
+/**
+ * Which island a new program joins.
+ */
+export type Placement = "roundRobin" | "parentIsland" | "explicit";
+
+/**
+ * `add`: `{id, metrics, bestProgramId, bestMetrics, lastIteration}`, plus `warnings` when there
+ * are any (e.g. an unknown parent id, which the seed silently treats as generation 0). Beyond the
+ * seed: `status` unless accepted; `cached: true` when dedupe answered with an earlier
+ * candidate (then `id` and `metrics` are that candidate's). The best fields are null only when
+ * an error candidate arrives before any program.
+ */
+export interface AddOutcome {
+    id: string;
+    metrics: Metrics;
+    bestProgramId: string | null;
+    bestMetrics: Metrics | null;
+    lastIteration: number;
+    warnings?: string[];
+    status?: Status;
+    cached?: boolean;
+    /**
+     * The MAP-Elites cell, when feature dimensions are configured.
+     */
+    cell?: number[];
+}
+
+/**
+ * `best`: `{id, codePath, targetCode, metrics, changes, iterationFound}` (or `null`).
+ */
+export interface BestProgram {
+    id: string;
+    codePath: string;
+    targetCode: string;
+    metrics: Metrics;
+    changes: string;
+    iterationFound: number;
+}
+
+/**
+ * `info`: `{isEmpty, lastIteration, programCount, bestProgramId, bestMetrics, seedCodePath, seedTargetCode}`.
+ */
+export interface Info {
+    isEmpty: boolean;
+    lastIteration: number;
+    programCount: number;
+    bestProgramId: string | null;
+    bestMetrics: Metrics | null;
+    seedCodePath: string | null;
+    seedTargetCode: string | null;
+}
+
+/**
+ * `sample`: `{parent: {...} | null, inspirations: [...]}`; with operators configured, also
+ * `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided).
+ */
+export interface Sample {
+    parent: SampledParent | null;
+    inspirations: Inspiration[];
+    operator?: Operator;
+    island?: number;
+    secondParent?: SampledParent;
+    donorIsland?: number;
+    forcedBy?: string;
+}
+
+export interface Inspiration {
+    id: string;
+    metrics: Metrics;
+    changes: string;
+}
+
+export interface IslandStats {
+    island: number;
+    size: number;
+    bestProgramId: string | null;
+    bestFitness: number | null;
+    meanFitness: number | null;
+}
+
+export interface SampledParent {
+    id: string;
+    codePath: string;
+    targetCode: string;
+    metrics: Metrics;
+    changes: string;
+}
+
+
+/**
+ * A population database.
+ *
+ * ```js
+ * import { Database } from "evodb";
+ * const db = new Database({ numIslands: 3 }, 42);
+ * const seed = db.add({ codePath: "/src/f.py", targetCode: "def f(): ...", parentId: "0",
+ *                       metrics: { score: 0.5 }, changes: "initial implementation" }, Date.now() / 1000);
+ * const { parent, inspirations } = db.sample();
+ * ```
+ */
+export class Database {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * `db.add(request, now)`: `{id, metrics, bestProgramId, bestMetrics, lastIteration, warnings?}`.
+     * `now` is seconds since the epoch (`Date.now() / 1000`).
+     *
+     * ```js
+     * const { id } = db.add({ codePath: "/c/1.py", targetCode, parentId, metrics: { score } }, Date.now() / 1000);
+     * ```
+     */
+    add(request: AddRequest, now: number): AddOutcome;
+    /**
+     * `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
+     *
+     * ```js
+     * const score = db.best()?.metrics.score;
+     * ```
+     */
+    best(): BestProgram | null;
+    /**
+     * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
+     *
+     * ```js
+     * const db = Database.fromJson(fs.readFileSync("database.json", "utf8"));
+     * ```
+     */
+    static fromJson(text: string): Database;
+    /**
+     * `db.info()`: the seed CLI's `info` object.
+     *
+     * ```js
+     * const { isEmpty, lastIteration, bestProgramId } = db.info();
+     * ```
+     */
+    info(): Info;
+    /**
+     * `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
+     *
+     * ```js
+     * document.querySelector("pre.mermaid").textContent = db.lineageMermaid();
+     * ```
+     */
+    lineageMermaid(): string;
+    /**
+     * `db.lineageTree()`: the same family tree as indented ASCII (evoidea's `tree`).
+     *
+     * ```js
+     * console.log(db.lineageTree()); // "#1 3f2a… fitness 0.500 gen 0 island 0\n└── #2 …"
+     * ```
+     */
+    lineageTree(): string;
+    /**
+     * `db.lineage(id)`: `{id, ancestors, missingAncestor, descendants}` of a live program, or
+     * `null` when no live program has that id.
+     *
+     * ```js
+     * const { ancestors } = db.lineage(db.best().id); // parent first, back to the seed program
+     * ```
+     */
+    lineage(id: string): Lineage | null;
+    /**
+     * `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
+     * the seed's defaults); `seed` a non-negative integer (default 0).
+     *
+     * ```js
+     * const db = new Database({ numIslands: 4, fitness: { kind: "primary", metric: "score" } }, 7);
+     * ```
+     */
+    constructor(config?: Config | null, seed?: number | null);
+    /**
+     * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
+     * operator, target island and parent ids; pass an item's name as `planItem` when adding.
+     *
+     * ```js
+     * const { items } = db.plan(8, [], [2]); // island 2 gets twice the share
+     * ```
+     */
+    plan(n: number, frozen?: Uint32Array | number[] | null, boosted?: Uint32Array | number[] | null): Plan;
+    /**
+     * `db.populationMarkdown()`: seed 004's `## 🧬 Population` section, newest first.
+     *
+     * ```js
+     * fs.writeFileSync("population.md", db.populationMarkdown());
+     * ```
+     */
+    populationMarkdown(): string;
+    /**
+     * `db.recordEvents(on)`: start (or stop) recording events; `db.takeEvents()` drains them.
+     *
+     * ```js
+     * db.recordEvents(true);
+     * db.add(request, now);
+     * for (const e of db.takeEvents()) history.push(e); // {event: "added", …}, {event: "evicted", …}
+     * ```
+     */
+    recordEvents(on: boolean): void;
+    /**
+     * `Database.replay(events)`: rebuilds a database from its events (the first is `created`).
+     *
+     * ```js
+     * const again = Database.replay(history); // same toJson() as the original
+     * ```
+     */
+    static replay(events: Event[]): Database;
+    /**
+     * `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+     *
+     * ```js
+     * const { parent, inspirations } = db.sample(); // the prompt's program and its examples
+     * ```
+     */
+    sample(): Sample;
+    /**
+     * `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
+     *
+     * ```js
+     * while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
+     * ```
+     */
+    shouldStop(): StopVerdict;
+    /**
+     * `db.stats()`: `{programCount, evaluations, bestProgramId, bestFitness, meanFitness,
+     * baselineFitness, improvement, islands: [{island, size, bestProgramId, bestFitness, meanFitness}]}`.
+     *
+     * ```js
+     * const { improvement, islands } = db.stats(); // improvement > 0: better than the seed program
+     * ```
+     */
+    stats(): Stats;
+    /**
+     * `db.takeEvents()`: the events recorded since the last call, oldest first.
+     *
+     * ```js
+     * const added = db.takeEvents().filter((e) => e.event === "added"); // typed by `event`
+     * ```
+     */
+    takeEvents(): Event[];
+    /**
+     * `db.toJson()`: the whole database as `database.json` text.
+     *
+     * ```js
+     * fs.writeFileSync("database.json", db.toJson()); // the same bytes the native core writes
+     * ```
+     */
+    toJson(): string;
+    /**
+     * `Database.validate(text)`: every problem found in a `database.json` text (empty: sound).
+     *
+     * ```js
+     * const problems = Database.validate(fs.readFileSync("database.json", "utf8"));
+     * ```
+     */
+    static validate(text: string): string[];
+}
+
+/**
+ * A synthetic evolution with no LLM: sample → mutate → evaluate → add, from a seed.
+ *
+ * ```js
+ * import { Simulation } from "evodb";
+ * const sim = new Simulation({ numIslands: 4 }, 7, { terms: 4, ruggedness: 0.5 });
+ * const events = sim.step(100);        // [{event: "created", …}, {event: "added", …}, …]
+ * sim.stats().bestFitness;             // same as `evodb demo --seed 7 --iterations 100 …`
+ * ```
+ */
+export class Simulation {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * `sim.best()`: the best program, or `null`.
+     */
+    best(): BestProgram | null;
+    /**
+     * `new Simulation(config?, seed?, landscape?)`: creates the database and adds the seed
+     * program; `landscape` is `{terms: 2–8, ruggedness: 0–1}` (default `{terms: 4, ruggedness: 0}`).
+     */
+    constructor(config?: Config | null, seed?: number | null, landscape?: Landscape | null);
+    /**
+     * `sim.stats()`: the database's statistics, as `Database.stats()`.
+     */
+    stats(): Stats;
+    /**
+     * `sim.step(n)`: runs `n` iterations and returns the events since the last call.
+     */
+    step(n: number): Event[];
+    /**
+     * `sim.toJson()`: the database as `database.json` text (what `evodb demo` writes).
+     */
+    toJson(): string;
+    /**
+     * `sim.iteration`: iterations run so far (the seed program is iteration 0).
+     */
+    readonly iteration: number;
+}
+
+/**
+ * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — seed 003's rule
+ * that a candidate changes only its target file and no protected one (`benchmark*.py`,
+ * `eval*.py`, `*.sh` by default).
+ *
+ * ```js
+ * policyCheck(["model.py", "benchmark.py"], "model.py"); // {pass: false, reason: "Protected file modified: 'benchmark.py'"}
+ * ```
+ */
+export function policyCheck(changedFiles: string[], targetFile: string, protectedPatterns?: string[] | null): PolicyVerdict;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly __wbg_database_free: (a: number, b: number) => void;
+    readonly __wbg_simulation_free: (a: number, b: number) => void;
+    readonly database_add: (a: number, b: any, c: number) => [number, number, number];
+    readonly database_best: (a: number) => [number, number, number];
+    readonly database_fromJson: (a: number, b: number) => [number, number, number];
+    readonly database_info: (a: number) => [number, number, number];
+    readonly database_lineage: (a: number, b: number, c: number) => [number, number, number];
+    readonly database_lineageMermaid: (a: number) => [number, number];
+    readonly database_lineageTree: (a: number) => [number, number];
+    readonly database_new: (a: any, b: number, c: number) => [number, number, number];
+    readonly database_plan: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly database_populationMarkdown: (a: number) => [number, number];
+    readonly database_recordEvents: (a: number, b: number) => void;
+    readonly database_replay: (a: any) => [number, number, number];
+    readonly database_sample: (a: number) => [number, number, number];
+    readonly database_shouldStop: (a: number) => [number, number, number];
+    readonly database_stats: (a: number) => [number, number, number];
+    readonly database_takeEvents: (a: number) => [number, number, number];
+    readonly database_toJson: (a: number) => [number, number];
+    readonly database_validate: (a: number, b: number) => [number, number];
+    readonly policyCheck: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly simulation_best: (a: number) => [number, number, number];
+    readonly simulation_iteration: (a: number) => number;
+    readonly simulation_new: (a: any, b: number, c: number, d: any) => [number, number, number];
+    readonly simulation_stats: (a: number) => [number, number, number];
+    readonly simulation_step: (a: number, b: number) => [number, number, number];
+    readonly simulation_toJson: (a: number) => [number, number];
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __externref_drop_slice: (a: number, b: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

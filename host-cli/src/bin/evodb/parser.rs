@@ -25,12 +25,11 @@ pub fn command() -> Command {
 }
 
 fn subcommand(spec: &'static evodb_cli_spec::Command) -> Command {
-    let mut command = Command::new(spec.name).about(spec.about);
+    // A command's own exit codes (trial's), else the table's.
+    let after_help = spec.after_help.map_or_else(|| CLI.exit_codes_help(), String::from);
+    let mut command = Command::new(spec.name).about(spec.about).after_help(after_help);
     if let Some(long_about) = spec.long_about {
         command = command.long_about(long_about);
-    }
-    if let Some(after_help) = spec.after_help {
-        command = command.after_help(after_help);
     }
     if !spec.subcommands.is_empty() {
         command = command

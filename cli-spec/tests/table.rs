@@ -32,7 +32,8 @@ fn names_are_unique_and_conflicts_and_aliases_name_real_flags() {
     let mut every_name: Vec<&str> = Vec::new();
     for (path, command) in commands() {
         let flags: Vec<&Flag> = command.flags.iter().chain(CLI.global_flags).collect();
-        let mut names: Vec<&str> = flags.iter().flat_map(|f| std::iter::once(f.name).chain(f.aliases.iter().copied())).collect();
+        let mut names: Vec<&str> =
+            flags.iter().flat_map(|f| std::iter::once(f.name).chain(f.aliases.iter().copied())).collect();
         names.extend(command.positionals.iter().map(|p| p.name));
         every_name.extend(&names);
         let count = names.len();
@@ -80,8 +81,20 @@ fn flags_are_consistent_with_their_value_type() {
 fn the_node_drop_in_offers_the_seed_clis_commands() {
     let node: Vec<String> = commands().into_iter().filter(|(_, c)| c.node).map(|(path, _)| path).collect();
     let expected = [
-        "create", "info", "seed", "add", "sample", "best", "init", "stats", "validate", "export", "lineage", "history",
-        "plan", "should-stop",
+        "create",
+        "info",
+        "seed",
+        "add",
+        "sample",
+        "best",
+        "init",
+        "stats",
+        "validate",
+        "export",
+        "lineage",
+        "history",
+        "plan",
+        "should-stop",
     ];
     assert_eq!(node, expected);
 }

@@ -279,7 +279,7 @@ async function run({ name, positionals, flags }) {
       return JSON.stringify(lineage);
     }
     case "history": {
-      const tail = flags.tail === undefined ? Infinity : nonNegativeInteger("--tail", flags.tail);
+      const tail = flags.tail === undefined ? Infinity : Number(flags.tail); // parseArgs checked it (a usize)
       const lines = historyText(dir).split("\n").filter((line) => line !== "");
       return lines.slice(Math.max(0, lines.length - tail)).join("\n");
     }

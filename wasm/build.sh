@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds evodb's WebAssembly faces and prints their sizes:
-#   wasm/pkg/                   the npm package: one evodb_bg.wasm, Node glue (CommonJS) + web glue (ESM)
+#   wasm/pkg/                   the npm package: one evodb_bg.wasm, Node glue (CommonJS) + web glue (ESM),
+#                               and cli.json (the command-line table, from cli-spec/)
 #   www/pkg/, skill/scripts/evodb-wasm/
 #                               the `web` build (evodb.js, evodb.d.ts, evodb_bg.wasm), committed: the playground
 #                               is a static site and the skill runs on plain Node straight from git.
+#                               The skill's copy also holds cli.json, which its db-cli.mjs parses by.
 #                               CI rebuilds them and fails if they differ from what is committed.
 #   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
 #                               componentized by `jco new`)
@@ -61,6 +63,10 @@ for dir in www/pkg skill/scripts/evodb-wasm; do
   cp target/wasm-bindgen/web/{evodb.js,evodb.d.ts,evodb_bg.wasm} "$dir/"
 done
 printf '{\n  "type": "module"\n}\n' > skill/scripts/evodb-wasm/package.json
+# The command line both CLIs parse: the native evodb builds its parser from cli-spec/, the Node
+# drop-in (and anyone using the package) from this JSON dump of it.
+cargo run -q -p evodb-cli-spec --bin dump-cli-spec > wasm/pkg/cli.json
+cp wasm/pkg/cli.json skill/scripts/evodb-wasm/cli.json
 
 mkdir -p wasm/dist
 cargo build -q -p evodb-component --target wasm32-unknown-unknown --profile wasm-release

@@ -21,9 +21,8 @@ import path from "node:path";
 import {
   EXIT,
   Failure,
-  INIT_SCALARS,
+  INIT_CONFIG,
   SCRIPT,
-  STOPPING,
   U32_MAX,
   badInput,
   islandList,
@@ -253,7 +252,7 @@ async function initConfig(flags) {
     }
     config = parsed;
   }
-  for (const key of Object.keys(INIT_SCALARS)) if (flags[key] !== undefined) config[key] = scalar(flags[key]);
+  for (const key of INIT_CONFIG.scalars) if (flags[key] !== undefined) config[key] = scalar(flags[key]);
   if (flags.fitness !== undefined) config.fitness = fitnessRule(flags.fitness);
   if (flags.direction) {
     /** @type {Record<string, string>} */
@@ -268,7 +267,7 @@ async function initConfig(flags) {
   if (flags.features !== undefined) config.features = jsonFlag("--features", flags.features);
   if (flags.operators !== undefined) config.operators = flags.operators === "default" ? {} : jsonFlag("--operators", flags.operators);
   if (flags.dedupe) config.dedupe = true;
-  const stopping = Object.keys(STOPPING).filter((key) => flags[key] !== undefined);
+  const stopping = INIT_CONFIG.stopping.filter((key) => flags[key] !== undefined);
   if (stopping.length) {
     config.stopping ??= {};
     if (config.stopping && typeof config.stopping === "object") {
@@ -284,14 +283,11 @@ async function initConfig(flags) {
  */
 async function initCommand(dir, flags) {
   const config = await initConfig(flags);
-  let seed = 0;
-  if (flags.seed !== undefined) {
-    if (!/^\d+$/.test(flags.seed)) throw usage(`invalid value '${flags.seed}' for '--seed': expected a non-negative integer`);
-    if (BigInt(flags.seed) > 2n ** 53n - 1n) {
-      throw badInput(`invalid config: \`seed\` is ${flags.seed}; pass an integer from 0 to 2^53-1 (JavaScript keeps those exact)`);
-    }
-    seed = Number(flags.seed);
+  // parseArgs checked it is a u64 (its default is 0); the engine takes up to 2^53-1.
+  if (BigInt(flags.rngSeed) > 2n ** 53n - 1n) {
+    throw badInput(`invalid config: \`seed\` is ${flags.rngSeed}; pass an integer from 0 to 2^53-1 (JavaScript keeps those exact)`);
   }
+  const seed = Number(flags.rngSeed);
   engine(() => new Database(config, seed)).free(); // a bad config or seed touches nothing
   const { value: info } = await write(dir, (current, isNew) => {
     if (!isNew) {
@@ -350,7 +346,7 @@ async function run({ name, positionals, flags }) {
         tree: (db) => db.lineageTree(),
         markdown: (db) => db.populationMarkdown(),
       };
-      return read(dir, exporters[flags.format ?? "json"]).trimEnd(); // parseArgs checked the format
+      return read(dir, exporters[flags.format]).trimEnd(); // parseArgs checked the format (default json)
     }
     case "lineage": {
       const id = positionals[1];
@@ -361,7 +357,7 @@ async function run({ name, positionals, flags }) {
       return JSON.stringify(lineage);
     }
     case "history": {
-      const tail = flags.tail === undefined ? Infinity : nonNegativeInteger("--tail", flags.tail);
+      const tail = flags.tail === undefined ? Infinity : Number(flags.tail); // parseArgs checked it (a usize)
       const lines = historyText(dir).split("\n").filter((line) => line !== "");
       return lines.slice(Math.max(0, lines.length - tail)).join("\n");
     }

@@ -137,7 +137,7 @@ export const PARSE_CASES = [
   { name: "--memoryLimitMb beyond 2^64", args: ["info", "{db}", "--memoryLimitMb", "99999999999999999999"], code: 2, stderr: /invalid value '99999999999999999999'/ },
   { name: "--timeBudgetMs negative", args: ["info", "{db}", "--timeBudgetMs", "-5"], code: 2, stderr: /'-5'/ },
   { name: "--tail negative", args: ["history", "{db}", "--tail", "-1"], code: 2, stderr: /'-1'/ },
-  { name: "an empty init seed", args: ["init", "{dir}/new", "--seed", ""], code: 2, stderr: /invalid value '' for '--seed/ },
+  { name: "an empty init seed", args: ["init", "{dir}/new", "--seed", ""], code: 2, stderr: /invalid value '' for '--rngSeed/ },
   { name: "--format given twice", args: ["export", "{db}", "--format", "json", "--format", "tree"], code: 2, stderr: /'--format.*' cannot be used multiple times/ },
   { name: "a short flag", args: [...addWith(), "-x"], code: 2, stderr: /unexpected argument '-x'/ },
   { name: "a flag with no name", args: [...addWith(), "--=v"], code: 2, stderr: /unexpected argument '--/ },

@@ -48,11 +48,16 @@ before(() => {
 
 after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-test("the tarball holds one wasm, both glues and their typings, README and licences", () => {
+test("the tarball holds one wasm, both glues and their typings, the CLI table, README and licences", () => {
   const files = packed.files.map((f) => f.path).sort();
-  assert.deepEqual(files, ["LICENSE-APACHE", "LICENSE-MIT", "README.md", "evodb.cjs", "evodb.d.cts", "evodb.d.ts",
-    "evodb.js", "evodb_bg.wasm", "package.json"]);
+  assert.deepEqual(files, ["LICENSE-APACHE", "LICENSE-MIT", "README.md", "cli.json", "evodb.cjs", "evodb.d.cts",
+    "evodb.d.ts", "evodb.js", "evodb_bg.wasm", "package.json"]);
   console.log(`npm package: ${packed.filename}, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
+});
+
+test("the installed package exports the CLI table as evodb/cli.json", () => {
+  writeFileSync(join(dir, "cli.cjs"), 'const cli = require("evodb/cli.json"); console.log(cli.name, cli.commands.some((c) => c.name === "add"));');
+  assert.equal(ok("node", ["cli.cjs"]), "evodb true\n");
 });
 
 test("the README's ES-module example runs from the installed tarball", () => {

@@ -1,8 +1,17 @@
-// The command line of db-cli.mjs: the command table and its flags, the help text, parseArgs,
-// the exit codes (those of the native `evodb` CLI) and the Failure that carries one. What flags
-// name from outside (files, standard input, argv's raw bytes) is read in input.mjs.
+// The command line of db-cli.mjs, read from the table the native `evodb` builds its parser from
+// (cli-spec/, dumped to ../evodb-wasm/cli.json by wasm/build.sh): the commands the drop-in offers
+// and their flags, the help text, parseArgs, the exit codes and the Failure that carries one. What
+// flags name from outside (files, standard input, argv's raw bytes) is read in input.mjs.
 
-export const EXIT = { ok: 0, badInput: 1, usage: 2, notFound: 3, limit: 4, io: 5, internal: 70 };
+import fs from "node:fs";
+
+const TABLE = JSON.parse(fs.readFileSync(new URL("../evodb-wasm/cli.json", import.meta.url), "utf8"));
+
+/** The exit codes by name: EXIT.usage is 2. */
+export const EXIT = Object.fromEntries(TABLE.exitCodes.map((c) => [c.name, c.code]));
+
+/** init's flags that set a config field of the same name, and those that set a stopping rule. */
+export const INIT_CONFIG = TABLE.initConfig;
 
 export const SCRIPT = "node db-cli.mjs";
 
@@ -15,134 +24,46 @@ export class Failure extends Error {
 export const usage = (message) => new Failure(EXIT.usage, message);
 export const badInput = (message) => new Failure(EXIT.badInput, message);
 
-// --- the command line ---------------------------------------------------------------------------
+// --- the table ------------------------------------------------------------------------------------
 
-const CANDIDATE_FLAGS = {
-  codePath: "where the candidate's code lives (stored as given, never opened)",
-  targetCode: "the candidate's code",
-  targetCodeFile: { help: "read the candidate's code from this file, byte for byte (- for standard input)", conflicts: "targetCode" },
-  metrics: `metrics as a JSON object of finite numbers, e.g. '{"score": 0.8}'`,
-  changes: "what the mutation changed",
-  changesFile: { help: "read the changes description from this file (- for standard input; its final newline is dropped)", conflicts: "changes" },
-};
+const COMMANDS = new Map(TABLE.commands.filter((c) => c.node).map((c) => [c.name, c]));
+const NATIVE_ONLY = TABLE.commands.filter((c) => !c.node).map((c) => c.name);
 
-export const INIT_SCALARS = {
-  numIslands: "number of islands [seed: 3] (alias --islands)",
-  maxIslandSize: "programs kept per island [seed: 40] (alias --capacity)",
-  migrationInterval: "island generations between migrations [seed: 10]",
-  migrationRate: "share of an island that migrates, in [0, 1] [seed: 0.1]",
-  migration: "share (same id on both islands, seed) | copy (new id, provenance)",
-  explorationRatio: "probability of a uniform parent pick [seed: 0.3]",
-  exploitationTop: "exploitation picks among this many best [seed: 3]",
-  inspirationTopPool: "inspirations come from the island's best this many… [seed: 5]",
-  inspirationsFromTop: "…this many drawn from that pool… [seed: 3]",
-  inspirationsFromRest: "…plus this many from the rest of the island [seed: 2]",
-  placement: "roundRobin (seed) | parentIsland | explicit",
-  inspirationScope: "island (seed) | allIslands",
-  archiveSize: "the elite archive's size [10]",
-  qdOffset: "subtracted from each cell's best in the QD score [0]",
-};
-export const STOPPING = {
-  maxEvaluations: "stop after this many evaluations",
-  scoreThreshold: "stop once the best fitness reaches this",
-  patience: "stop after this many evaluations without a new best",
-  maxRounds: "stop after this many plan batches",
-};
+/** The exit codes this script can exit with: none that only a native-only command has. */
+const EXIT_CODES = [
+  "Exit codes:",
+  ...TABLE.exitCodes
+    .filter((c) => c.commands.length === 0 || c.commands.some((name) => COMMANDS.has(name)))
+    .map((c) => `${String(c.code).padStart(3)}  ${c.text.replaceAll("\n", "\n     ")}`),
+].join("\n");
 
-const COMMANDS = {
-  create: { about: "Create the database if missing and print its summary (seed CLI)", positionals: ["dbPath"] },
-  info: { about: "Print the database summary; a missing database is empty (seed CLI)", positionals: ["dbPath"] },
-  seed: {
-    about: 'Add the initial program: parent "0", changes "initial implementation" (seed CLI)',
-    positionals: ["dbPath"],
-    flags: CANDIDATE_FLAGS,
-  },
-  add: {
-    about: "Add a scored candidate (seed CLI)",
-    positionals: ["dbPath"],
-    flags: {
-      ...CANDIDATE_FLAGS,
-      parentId: "the parent's id (an unknown id is accepted with generation 0 and a warning)",
-      id: "use this id instead of a generated one",
-      island: "put the program on this island (required with --placement explicit)",
-      status: {
-        help: "accepted (default), rejected (kept as memory) or error (needs --reason; joins no island)",
-        values: ["accepted", "rejected", "error"],
-      },
-      reason: "why the candidate was rejected or failed",
-      operator: { help: "exploitation, exploration, crossover or migration", values: ["exploitation", "exploration", "crossover", "migration"] },
-      planItem: "the plan item this candidate answers; it lands on that item's island",
-    },
-  },
-  sample: { about: "Sample a parent and inspirations for the next mutation (seed CLI)", positionals: ["dbPath"] },
-  best: { about: "Print the best program, or null (seed CLI)", positionals: ["dbPath"] },
-  init: {
-    about: "Create a database with a config and a seed; refuses an existing one",
-    positionals: ["dbPath"],
-    flags: {
-      seed: "seed of the database's PRNG, 0 to 2^53-1 [0]",
-      config: "start from a config JSON file (- for standard input); flags override its fields",
-      ...INIT_SCALARS,
-      islands: { alias: "numIslands" },
-      capacity: { alias: "maxIslandSize" },
-      fitness: "mean (seed) | primary:<metric> | weighted:<metric>=<weight>,…",
-      direction: { help: "a metric to minimise or maximise, e.g. --direction latency=min (repeatable)", repeat: true },
-      features: "MAP-Elites feature dimensions as JSON",
-      operators: "seed 004's four operators: default, or weights as JSON",
-      dedupe: { help: "answer repeated code from the fitness cache", bool: true },
-      ...STOPPING,
-    },
-  },
-  stats: { about: "Population statistics: per island size/best/mean, improvement over the baseline", positionals: ["dbPath"] },
-  validate: { about: "Check that the database holds together; exit 1 with the problems when not", positionals: ["dbPath"] },
-  export: {
-    about: "Print the whole database (json), its family tree (mermaid, tree) or seed 004's markdown",
-    positionals: ["dbPath"],
-    flags: { format: { help: "json (default) | mermaid | tree | markdown", values: ["json", "mermaid", "tree", "markdown"] } },
-  },
-  lineage: { about: "Ancestors and descendants of a live program", positionals: ["dbPath", "id"] },
-  history: {
-    about: "Print the operation history (history.ndjson), one JSON object per line",
-    positionals: ["dbPath"],
-    flags: { tail: "only the last N operations" },
-  },
-  plan: {
-    about: "Plan a batch of work items for parallel workers: operator, parents, island, name",
-    positionals: ["dbPath", "n"],
-    flags: {
-      frozen: { help: "islands that get no items, e.g. --frozen 1,2", repeat: true },
-      boosted: { help: "islands that get twice the share, e.g. --boosted 0", repeat: true },
-    },
-  },
-  "should-stop": { about: "Whether the budget or a stopping rule says the run is over", positionals: ["dbPath"] },
-};
+/** The command's flags and the global ones, by name and by alias. */
+function flagsOf(command) {
+  const flags = [...command.flags, ...TABLE.globalFlags];
+  return new Map(flags.flatMap((f) => [f.name, ...f.aliases].map((name) => [name, f])));
+}
 
-/** Every command takes evodb's sandbox limits; limits.mjs keeps them as far as Node can. */
-const GLOBAL_FLAGS = {
-  timeBudgetMs: "time budget of the database operation in ms [10000]; checked after loading and after the operation (exit 4)",
-  memoryLimitMb: "memory cap in MiB [1024]; a database.json too large to load under it is refused up front (exit 4)",
-  help: { help: "print this help", bool: true },
-};
+const isSwitch = (flag) => flag.value === "switch";
+const INTEGER_MAX = { u16: 0xffffn, u32: 0xffffffffn, u64: 0xffffffffffffffffn, usize: 0xffffffffffffffffn };
 
-const EXIT_CODES = `Exit codes:
-  0  success
-  1  bad input: invalid metrics, code or config, a corrupt database file, an id in use,
-     a *File flag naming something that is not a regular file
-  2  usage: unknown command or flag, missing or conflicting flags, a value not among a flag's
-     possible values, an argument that is not valid UTF-8
-  3  not found: a file named by a flag, a program id, no database to validate
-  4  limit: the operation exceeded its time budget or memory cap
-  5  IO: the database directory cannot be created, read, written or locked
- 70  internal: the WebAssembly engine failed or is missing
-130  interrupted by SIGINT (143: SIGTERM); the lock is released`;
+// --- help -----------------------------------------------------------------------------------------
 
-function spec(flag) {
-  return typeof flag === "string" ? { help: flag } : flag;
+/** Two columns: the term padded to the widest, then its help (as clap lays them out). */
+function columns(rows) {
+  const width = Math.max(...rows.map(([term]) => term.length));
+  return rows.map(([term, help]) => `  ${term.padEnd(width)}  ${help}`.trimEnd()).join("\n");
+}
+
+function flagHelp(flag) {
+  const notes = [];
+  if (flag.default !== null) notes.push(`[default: ${flag.default}]`);
+  if (flag.possibleValues.length) notes.push(`[possible values: ${flag.possibleValues.map((v) => v.name).join(", ")}]`);
+  if (flag.aliases.length) notes.push(`[aliases: ${flag.aliases.map((a) => `--${a}`).join(", ")}]`);
+  return [flag.help, ...notes].join(" ");
 }
 
 function topHelp() {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.about}`);
+  const commands = columns([...COMMANDS.values()].map((c) => [c.name, c.about]));
   return `evodb's population database for LLM-driven evolutionary code search (WebAssembly, Node).
 A drop-in for the seed skill's db-cli.mjs and for the native evodb CLI: every command prints one
 JSON value on stdout; errors go to stderr.
@@ -150,98 +71,129 @@ JSON value on stdout; errors go to stderr.
 Usage: ${SCRIPT} <command> <dbPath> [--flag value]…   (--flag=value works too)
 
 Commands:
-${lines.join("\n")}
+${commands}
 
 ${EXIT_CODES}
 `;
 }
 
-function commandHelp(name) {
-  const command = COMMANDS[name];
-  const flags = Object.entries({ ...(command.flags ?? {}), ...GLOBAL_FLAGS })
-    .map(([flag, s]) => [flag, spec(s)])
-    .filter(([, s]) => !s.alias)
-    .map(([flag, s]) => `  --${flag}${s.bool ? "" : " <value>"}`.padEnd(32) + s.help);
-  const positionals = command.positionals.map((p) => `<${p}>`).join(" ");
-  return `${command.about}\n\nUsage: ${SCRIPT} ${name} ${positionals} [--flag value]…\n\nFlags:\n${flags.join("\n")}\n\n${EXIT_CODES}\n`;
+function usageLine(command) {
+  const positionals = command.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(" ");
+  return `Usage: ${SCRIPT} ${command.name} ${positionals} [--flag value]…`;
 }
 
-/** `<command> <positionals…> [--flag value | --flag=value]…` → {command, positionals, flags}. */
+function commandHelp(command) {
+  const positionals = columns(command.positionals.map((p) => [`<${p.name}>`, p.help]));
+  const flags = columns([
+    ...[...command.flags, ...TABLE.globalFlags].map((f) => [`--${f.name}${isSwitch(f) ? "" : ` <${f.valueName}>`}`, flagHelp(f)]),
+    ["-h, --help", "Print help"],
+  ]);
+  return `${command.longAbout ?? command.about}\n\n${usageLine(command)}\n\nArguments:\n${positionals}\n\nFlags:\n${flags}\n\n${EXIT_CODES}\n`;
+}
+
+// --- parsing --------------------------------------------------------------------------------------
+
+/** `<command> <positionals…> [--flag value | --flag=value]…` → {name, positionals, flags}. */
 export function parseArgs(argv) {
   const [name, ...rest] = argv;
   if (name === undefined) throw usage(`a command is required\n\n${topHelp()}`);
   if (name === "--help" || name === "-h" || name === "help") return { help: topHelp() };
-  const command = COMMANDS[name];
+  const command = COMMANDS.get(name);
   if (!command) {
-    throw usage(`unrecognized command '${name}'; the commands are ${Object.keys(COMMANDS).join(", ")} (${SCRIPT} --help)`);
+    const native = NATIVE_ONLY.includes(name) ? ` (\`evodb ${name}\` is the native CLI's)` : "";
+    throw usage(`unrecognized command '${name}'${native}; the commands are ${[...COMMANDS.keys()].join(", ")} (${SCRIPT} --help)`);
   }
-  const known = { ...(command.flags ?? {}), ...GLOBAL_FLAGS };
+  const known = flagsOf(command);
   const flags = {};
   const positionals = [];
+  let help = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
-    if (arg === "-h") return { help: commandHelp(name) };
-    if (!arg.startsWith("--") || arg === "--") {
+    if (arg === "--") {
+      positionals.push(...rest.slice(i + 1)); // after `--`, everything is a positional (as in clap)
+      break;
+    }
+    if (arg === "-h" || arg === "--help") {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) {
       positionals.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
-    let key = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    let s = known[key] === undefined ? undefined : spec(known[key]);
-    if (s === undefined) {
-      throw usage(`unexpected argument '--${key}' found; \`${SCRIPT} ${name} --help\` lists the flags of ${name}`);
+    const given = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    const flag = known.get(given);
+    if (flag === undefined) {
+      throw usage(`unexpected argument '--${given}' found; \`${SCRIPT} ${name} --help\` lists the flags of ${name}`);
     }
-    if (s.alias) {
-      key = s.alias;
-      s = spec(known[key]);
+    const key = flag.name;
+    if (isSwitch(flag)) {
+      if (eq !== -1) throw usage(`--${key} takes no value`);
+      flags[key] = true;
+      continue;
     }
     let value;
-    if (s.bool) {
-      if (eq !== -1) throw usage(`--${key} takes no value`);
-      value = true;
-    } else if (eq !== -1) {
-      value = arg.slice(eq + 1);
-    } else if (i + 1 < rest.length) {
-      value = rest[++i];
-    } else {
-      throw usage(`a value is required for '--${key}' but none was supplied; see \`${SCRIPT} ${name} --help\``);
-    }
-    if (s.values && !s.values.includes(value)) throw notAmong(key, value, s.values);
-    if (s.repeat) {
-      (flags[key] ??= []).push(value);
-    } else if (key in flags && !s.bool) {
-      throw usage(`the argument '--${key}' cannot be used multiple times`);
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (i + 1 < rest.length) value = rest[++i];
+    else throw usage(`a value is required for '--${key} <${flag.valueName}>' but none was supplied; see \`${SCRIPT} ${name} --help\``);
+    const values = flag.delimiter === null ? [value] : value.split(flag.delimiter);
+    for (const v of values) checkValue(flag, v);
+    if (flag.repeatable) {
+      (flags[key] ??= []).push(...values);
+    } else if (key in flags) {
+      throw usage(`the argument '--${key} <${flag.valueName}>' cannot be used multiple times`);
     } else {
       flags[key] = value;
     }
   }
-  if (flags.help) return { help: commandHelp(name) };
-  for (const [key, s] of Object.entries(known)) {
-    const conflicts = spec(s).conflicts;
-    if (conflicts && key in flags && conflicts in flags) {
-      throw usage(`the argument '--${conflicts}' cannot be used with '--${key}'; pass one of them`);
+  if (help) return { help: commandHelp(command) };
+  for (const flag of known.values()) {
+    for (const other of flag.conflictsWith) {
+      if (flag.name in flags && other in flags) throw usage(`the argument '--${other}' cannot be used with '--${flag.name}'; pass one of them`);
     }
   }
-  const wanted = command.positionals;
-  if (positionals.length < wanted.length) {
-    const missing = wanted.slice(positionals.length).map((p) => `<${p}>`).join(" ");
-    throw usage(`the following required arguments were not provided: ${missing}\n\nUsage: ${SCRIPT} ${name} ${wanted.map((p) => `<${p}>`).join(" ")}`);
-  }
-  if (positionals.length > wanted.length) {
-    throw usage(`unexpected argument '${positionals[wanted.length]}' found; \`${SCRIPT} ${name} --help\` shows the usage`);
-  }
-  for (const flag of ["timeBudgetMs", "memoryLimitMb"]) {
-    if (flag in flags) nonNegativeInteger(`--${flag}`, flags[flag]);
+  checkPositionals(command, positionals);
+  for (const flag of known.values()) {
+    if (flag.required && !(flag.name in flags)) throw usage(`the following required arguments were not provided: --${flag.name}`);
+    if (flag.default !== null && !(flag.name in flags)) flags[flag.name] = flag.default;
   }
   return { name, positionals, flags };
 }
 
-/** clap's wording, so both CLIs name the flag and list what it takes. */
-function notAmong(key, value, values) {
-  return usage(`invalid value '${value}' for '--${key} <${key.toUpperCase()}>' [possible values: ${values.join(", ")}]`);
+function checkPositionals(command, positionals) {
+  const wanted = command.positionals;
+  const required = wanted.filter((p) => p.required);
+  if (positionals.length < required.length) {
+    const missing = required.slice(positionals.length).map((p) => `<${p.name}>`).join(" ");
+    throw usage(`the following required arguments were not provided: ${missing}\n\n${usageLine(command)}`);
+  }
+  if (positionals.length > wanted.length) {
+    throw usage(`unexpected argument '${positionals[wanted.length]}' found; \`${SCRIPT} ${command.name} --help\` shows the usage`);
+  }
+  positionals.forEach((value, i) => checkType(`<${wanted[i].name}>`, wanted[i].value, value));
 }
 
-/** A count or index; `max` is the native flag's integer type (u32 for islands and plan sizes). */
+/** A flag's value is among its possible values and of its type, as clap checks them. */
+function checkValue(flag, value) {
+  const possible = flag.possibleValues.map((v) => v.name);
+  if (possible.length && !possible.includes(value)) {
+    throw usage(`invalid value '${value}' for '--${flag.name} <${flag.valueName}>' [possible values: ${possible.join(", ")}]`);
+  }
+  checkType(`--${flag.name}`, flag.value, value);
+}
+
+function checkType(what, type, text) {
+  const max = INTEGER_MAX[type];
+  if (max !== undefined) {
+    if (!/^\d+$/.test(text)) throw usage(`invalid value '${text}' for '${what}': expected a non-negative integer`);
+    if (BigInt(text) > max) throw usage(`invalid value '${text}' for '${what}': ${text} is not in 0..=${max}`);
+  } else if (type === "f64" && !Number.isFinite(Number(text))) {
+    throw usage(`invalid value '${text}' for '${what}': expected a number`);
+  }
+}
+
+/** A count or index already checked by parseArgs, as a Number; `max` bounds it (u32 for islands). */
 export function nonNegativeInteger(what, text, max = Number.MAX_SAFE_INTEGER) {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw usage(`invalid value '${text}' for '${what}': expected a non-negative integer`);
@@ -253,5 +205,5 @@ export function nonNegativeInteger(what, text, max = Number.MAX_SAFE_INTEGER) {
 export const U32_MAX = 0xffffffff;
 
 export function islandList(flag, values) {
-  return (values ?? []).flatMap((v) => v.split(",")).map((v) => nonNegativeInteger(flag, v.trim(), U32_MAX));
+  return (values ?? []).map((v) => nonNegativeInteger(flag, v, U32_MAX));
 }

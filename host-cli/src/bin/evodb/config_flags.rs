@@ -23,26 +23,8 @@ pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
             }
         }
     };
-    let scalars = [
-        ("numIslands", &args.num_islands),
-        ("maxIslandSize", &args.max_island_size),
-        ("migrationInterval", &args.migration_interval),
-        ("migrationRate", &args.migration_rate),
-        ("migration", &args.migration),
-        ("explorationRatio", &args.exploration_ratio),
-        ("exploitationTop", &args.exploitation_top),
-        ("inspirationTopPool", &args.inspiration_top_pool),
-        ("inspirationsFromTop", &args.inspirations_from_top),
-        ("inspirationsFromRest", &args.inspirations_from_rest),
-        ("placement", &args.placement),
-        ("inspirationScope", &args.inspiration_scope),
-        ("archiveSize", &args.archive_size),
-        ("qdOffset", &args.qd_offset),
-    ];
-    for (key, value) in scalars {
-        if let Some(value) = value {
-            config.insert(key.into(), scalar(value));
-        }
+    for (key, value) in &args.scalars {
+        config.insert((*key).into(), scalar(value));
     }
     if let Some(rule) = &args.fitness {
         config.insert("fitness".into(), fitness(rule)?);
@@ -67,17 +49,11 @@ pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
     if args.dedupe {
         config.insert("dedupe".into(), json!(true));
     }
-    let stopping = [
-        ("maxEvaluations", &args.max_evaluations),
-        ("scoreThreshold", &args.score_threshold),
-        ("patience", &args.patience),
-        ("maxRounds", &args.max_rounds),
-    ];
-    if stopping.iter().any(|(_, v)| v.is_some()) {
+    if !args.stopping.is_empty() {
         let rules = config.entry("stopping").or_insert_with(|| json!({}));
-        for (key, value) in stopping {
-            if let (Some(value), Some(rules)) = (value, rules.as_object_mut()) {
-                rules.insert(key.into(), scalar(value));
+        for (key, value) in &args.stopping {
+            if let Some(rules) = rules.as_object_mut() {
+                rules.insert((*key).into(), scalar(value));
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Every way a command fails, each with its documented exit code (see `args::EXIT_CODES`).
+//! Every way a command fails, each with its documented exit code (the table's exit codes, `evodb_cli_spec::CLI.exit_codes`).
 
 use evodb_host::{HostError, population};
 
@@ -61,6 +61,31 @@ impl From<HostError> for Failure {
             HostError::Database(_) => Failure::BadInput(message),
             HostError::TimeBudget(_) | HostError::MemoryCap(_) => Failure::Limit(message),
             HostError::Trap(_) => Failure::Internal(message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Failure;
+
+    #[test]
+    fn every_exit_code_is_documented_in_the_table() {
+        let failures = [
+            Failure::BadInput,
+            Failure::Usage,
+            Failure::NotFound,
+            Failure::Limit,
+            Failure::Io,
+            Failure::Retry,
+            Failure::Internal,
+        ];
+        for failure in failures.map(|variant| variant(String::new())) {
+            let code = failure.exit_code();
+            assert!(
+                evodb_cli_spec::CLI.exit_codes.iter().any(|class| i32::from(class.code) == code),
+                "{failure:?} exits {code}, which the table does not document"
+            );
         }
     }
 }

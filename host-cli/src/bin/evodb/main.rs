@@ -6,6 +6,7 @@ mod commands;
 mod config_flags;
 mod demo;
 mod failure;
+mod parser;
 mod session;
 mod skill;
 mod trial;
@@ -14,13 +15,11 @@ mod view;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use crate::args::{Cli, Command};
+use crate::args::Command;
 use crate::session::Runtime;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match args::parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(err) => {
             // --help and --version print to stdout and succeed; anything else is a usage error.

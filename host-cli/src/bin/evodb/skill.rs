@@ -6,7 +6,6 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Subcommand};
 use include_dir::{Dir, DirEntry, include_dir};
 
 use crate::commands::Printed;
@@ -14,25 +13,21 @@ use crate::failure::Failure;
 
 static SKILL: Dir = include_dir!("$CARGO_MANIFEST_DIR/../skill");
 
-#[derive(Debug, Args)]
+/// `evodb skill <action>`'s arguments (their help is in the command-line table, `evodb_cli_spec`).
+#[derive(Debug)]
 pub struct SkillArgs {
-    #[command(subcommand)]
     pub action: SkillAction,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug)]
 pub enum SkillAction {
-    /// Write the evodb-evolve skill into a directory, e.g. .claude/skills/evodb-evolve
     Install(InstallArgs),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug)]
 pub struct InstallArgs {
-    /// Where the skill goes (created if missing), e.g. ~/.claude/skills/evodb-evolve
-    #[arg(value_name = "dir")]
     pub dir: PathBuf,
-    /// Replace the skill's files in a directory that is not empty (other files are left alone)
-    #[arg(long)]
+    /// Replace the skill's files in a directory that is not empty.
     pub force: bool,
 }
 

@@ -1,0 +1,146 @@
+//! The database commands: the seed skill's six (`create` … `best`) and evodb's own. All but
+//! `demo` are offered by the Node drop-in too. `init`'s config flags are in `config_flags.rs`.
+
+use crate::config_flags::INIT_FLAGS;
+use crate::model::{Command, Flag, HyphenValues, Positional, PossibleValue, Value, concat_flags};
+
+pub const DB_PATH: Positional =
+    Positional::required("dbPath", Value::Path, "The database directory (holds database.json and history.ndjson)");
+
+const DB_ONLY: &[Positional] = &[DB_PATH];
+
+// --- the candidate of `seed` and `add` ------------------------------------------------------------
+
+pub const CODE_PATH: Flag =
+    Flag::text("codePath", "PATH", "Where the candidate's code lives (stored as given; evodb never opens it)")
+        .hyphen_values(HyphenValues::Any);
+pub const TARGET_CODE: Flag = Flag::text("targetCode", "CODE", "The candidate's code")
+    .hyphen_values(HyphenValues::Any)
+    .conflicts_with(&["targetCodeFile"]);
+pub const TARGET_CODE_FILE: Flag = Flag::of(
+    "targetCodeFile",
+    Value::InputFile,
+    "PATH",
+    "Read the candidate's code from this file, byte for byte (- for standard input; no shell quoting needed)",
+);
+pub const METRICS: Flag =
+    Flag::text("metrics", "JSON", r#"Metrics as a JSON object of finite numbers, e.g. '{"score": 0.8}'"#)
+        .hyphen_values(HyphenValues::Any);
+pub const CHANGES: Flag = Flag::text("changes", "TEXT", "What the mutation changed")
+    .hyphen_values(HyphenValues::Any)
+    .conflicts_with(&["changesFile"]);
+pub const CHANGES_FILE: Flag = Flag::of(
+    "changesFile",
+    Value::InputFile,
+    "PATH",
+    "Read the changes description from this file (- for standard input; its final newline is dropped)",
+);
+
+const CANDIDATE_FLAGS: [Flag; 6] = [CODE_PATH, TARGET_CODE, TARGET_CODE_FILE, METRICS, CHANGES, CHANGES_FILE];
+
+// --- add's own ------------------------------------------------------------------------------------
+
+pub const PARENT_ID: Flag = Flag::text(
+    "parentId",
+    "ID",
+    "The parent's id (an unknown id is accepted with generation 0 and a warning, as the seed does)",
+)
+.hyphen_values(HyphenValues::Any);
+pub const ID: Flag = Flag::text("id", "ID", "Use this id instead of a generated one");
+pub const ISLAND: Flag =
+    Flag::of("island", Value::U32, "N", "Put the program on this island (required with --placement explicit)");
+pub const STATUS: Flag = Flag::text("status", "STATUS", "The evaluation's outcome; accepted when not given")
+    .possible_values(&[
+        PossibleValue { name: "accepted", help: "a scored program that joins the population" },
+        PossibleValue { name: "rejected", help: "kept as memory; joins no island" },
+        PossibleValue { name: "error", help: "failed to run (needs --reason); joins no island" },
+    ]);
+pub const REASON: Flag =
+    Flag::text("reason", "TEXT", "Why the candidate was rejected or failed").hyphen_values(HyphenValues::Any);
+pub const OPERATOR: Flag = Flag::text("operator", "OPERATOR", "The operator that produced it").possible_values(&[
+    PossibleValue { name: "exploitation", help: "a change to one of the best programs" },
+    PossibleValue { name: "exploration", help: "a change to a program picked uniformly" },
+    PossibleValue { name: "crossover", help: "a merge of two parents" },
+    PossibleValue { name: "migration", help: "a program carried to another island" },
+]);
+pub const PLAN_ITEM: Flag =
+    Flag::text("planItem", "NAME", "The `plan` item this candidate answers; it lands on that item's island");
+
+const ADD_FLAGS: [Flag; 13] =
+    concat_flags(&[&CANDIDATE_FLAGS, &[PARENT_ID, ID, ISLAND, STATUS, REASON, OPERATOR, PLAN_ITEM]]);
+
+// --- the other commands' flags --------------------------------------------------------------------
+
+pub const FORMAT: Flag = Flag::text("format", "FORMAT", "What to print").default("json").possible_values(&[
+    PossibleValue { name: "json", help: "database.json as stored" },
+    PossibleValue { name: "mermaid", help: "the live population's family tree as a Mermaid flowchart" },
+    PossibleValue { name: "tree", help: "the family tree as indented ASCII" },
+    PossibleValue { name: "markdown", help: "seed 004's `## 🧬 Population` section" },
+]);
+pub const TAIL: Flag = Flag::of("tail", Value::Usize, "N", "Only the last N operations");
+pub const FROZEN: Flag =
+    Flag::of("frozen", Value::U32, "ISLANDS", "Islands that get no items, e.g. --frozen 1,2 (repeatable)")
+        .repeatable()
+        .delimiter(',');
+pub const BOOSTED: Flag =
+    Flag::of("boosted", Value::U32, "ISLANDS", "Islands that get twice the share, e.g. --boosted 0 (repeatable)")
+        .repeatable()
+        .delimiter(',');
+
+pub const PLAN_SIZE: Positional = Positional::required("n", Value::U32, "How many items (workers) to plan");
+pub const PROGRAM_ID: Positional = Positional::required("id", Value::Text, "The program's id");
+
+pub const CREATE: Command = Command::new("create", "Create the database if missing and print its summary (seed CLI)")
+    .in_node()
+    .positionals(DB_ONLY);
+pub const INFO: Command = Command::new("info", "Print the database summary; a missing database is empty (seed CLI)")
+    .in_node()
+    .positionals(DB_ONLY);
+pub const SEED: Command =
+    Command::new("seed", r#"Add the initial program: parent "0", changes "initial implementation" (seed CLI)"#)
+        .in_node()
+        .positionals(DB_ONLY)
+        .flags(&CANDIDATE_FLAGS);
+pub const ADD: Command =
+    Command::new("add", "Add a scored candidate (seed CLI)").in_node().positionals(DB_ONLY).flags(&ADD_FLAGS);
+pub const SAMPLE: Command = Command::new("sample", "Sample a parent and inspirations for the next mutation (seed CLI)")
+    .in_node()
+    .positionals(DB_ONLY);
+pub const BEST: Command =
+    Command::new("best", "Print the best program, or null (seed CLI)").in_node().positionals(DB_ONLY);
+pub const INIT: Command = Command::new("init", "Create a database with a config and a seed; refuses an existing one")
+    .in_node()
+    .positionals(DB_ONLY)
+    .flags(INIT_FLAGS);
+pub const STATS: Command =
+    Command::new("stats", "Population statistics: per island size/best/mean, improvement over the baseline")
+        .in_node()
+        .positionals(DB_ONLY);
+pub const VALIDATE: Command =
+    Command::new("validate", "Check that the database loads and holds together; exit 1 with the problems when not")
+        .in_node()
+        .positionals(DB_ONLY);
+pub const EXPORT: Command =
+    Command::new("export", "Print the whole database (json), its family tree (mermaid, tree) or seed 004's markdown")
+        .in_node()
+        .positionals(DB_ONLY)
+        .flags(&[FORMAT]);
+pub const LINEAGE: Command = Command::new("lineage", "Ancestors and descendants of a live program")
+    .in_node()
+    .positionals(&[DB_PATH, PROGRAM_ID]);
+pub const HISTORY: Command =
+    Command::new("history", "Print the operation history (history.ndjson), one JSON object per line")
+        .in_node()
+        .positionals(DB_ONLY)
+        .flags(&[TAIL]);
+pub const PLAN: Command =
+    Command::new("plan", "Plan a batch of work items for parallel workers (seed 003): operator, parents, island, name")
+        .in_node()
+        .positionals(&[DB_PATH, PLAN_SIZE])
+        .flags(&[FROZEN, BOOSTED]);
+pub const SHOULD_STOP: Command = Command::new(
+    "should-stop",
+    "Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)",
+)
+.in_node()
+.positionals(DB_ONLY);

@@ -22,6 +22,7 @@
 
 mod engine_specs;
 pub mod specs;
+pub mod wit_calls;
 
 use std::path::{Path, PathBuf};
 

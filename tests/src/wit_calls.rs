@@ -1,0 +1,246 @@
+//! The vectors as WIT calls, for runners in other languages (jco, wasmtime-py): each vector
+//! becomes the list of `population` interface calls that replays it, every argument and every
+//! expected result already in WIT's shape — records with the WIT's kebab-case field names,
+//! options as `null`, enums as their case names, metrics as `[name, value]` pairs. A runner
+//! needs no per-type code: it lowers arguments and lifts results generically, by the component's
+//! own types, and compares. `bless` writes the file; a test fails when it is stale.
+
+use evodb_core::{Database, Metrics};
+use serde_json::{Map, Value, json};
+
+use crate::{Face, Native, Vector, replay_on};
+
+/// Where the calls are written (relative to `tests/`).
+pub const WIT_CALLS_FILE: &str = "wit-calls.json";
+
+/// A core value as WIT's JSON shape.
+pub trait WitJson {
+    fn wit_json(&self) -> Value;
+}
+
+macro_rules! wit_json_as_is {
+    ($($t:ty),*) => {$(
+        impl WitJson for $t {
+            fn wit_json(&self) -> Value {
+                json!(self)
+            }
+        }
+    )*};
+}
+wit_json_as_is!(String, bool, u32, u64, f64, usize);
+
+impl WitJson for Metrics {
+    fn wit_json(&self) -> Value {
+        Value::Array(self.iter().map(|(name, value)| json!([name, value])).collect())
+    }
+}
+
+impl<T: WitJson> WitJson for Option<T> {
+    fn wit_json(&self) -> Value {
+        self.as_ref().map_or(Value::Null, WitJson::wit_json)
+    }
+}
+
+impl<T: WitJson> WitJson for Vec<T> {
+    fn wit_json(&self) -> Value {
+        Value::Array(self.iter().map(WitJson::wit_json).collect())
+    }
+}
+
+/// `best_program_id` → `best-program-id`; `Exploitation` → `exploitation`.
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(if c == '_' { '-' } else { c });
+        }
+    }
+    out
+}
+
+macro_rules! wit_json_shapes {
+    (
+        records { $($core:ident = $wit:ident { $($field:ident),* $(,)? }),* $(,)? }
+        enums { $($core_enum:ident = $wit_enum:ident { $($case:ident),* $(,)? }),* $(,)? }
+    ) => {
+        $(
+            impl WitJson for evodb_core::$core {
+                fn wit_json(&self) -> Value {
+                    let evodb_core::$core { $($field),* } = self;
+                    let mut record = Map::new();
+                    $(record.insert(kebab(stringify!($field)), $field.wit_json());)*
+                    Value::Object(record)
+                }
+            }
+        )*
+        $(
+            impl WitJson for evodb_core::$core_enum {
+                fn wit_json(&self) -> Value {
+                    match self {
+                        $(evodb_core::$core_enum::$case => json!(kebab(stringify!($case)))),*
+                    }
+                }
+            }
+        )*
+
+        /// Every record and enum of the field list, by its WIT name, with its fields or cases
+        /// (for the test that compares them with `wit/population.wit`).
+        pub fn shapes() -> Vec<(String, Vec<String>)> {
+            vec![
+                $((kebab(stringify!($wit)), vec![$(kebab(stringify!($field))),*]),)*
+                $((kebab(stringify!($wit_enum)), vec![$(kebab(stringify!($case))),*]),)*
+            ]
+        }
+    };
+}
+evodb_core::face_shapes!(wit_json_shapes);
+
+/// Replays through the native core and writes down each call a WIT face makes for it.
+struct Recorder {
+    native: Native,
+    calls: Vec<Value>,
+}
+
+impl Recorder {
+    fn call(&mut self, name: &str, args: Vec<Value>, outcome: Result<Value, String>) {
+        let mut call = json!({ "call": name, "args": args });
+        match outcome {
+            Ok(value) => call["ok"] = value,
+            Err(code) => call["err"] = json!(code),
+        }
+        self.calls.push(call);
+    }
+
+    /// A call that returns a new `database`: it replaces the one later method calls go to,
+    /// and starts recording events as every runner's databases do.
+    fn open(&mut self, name: &str, args: Vec<Value>, opened: Result<Database, String>) -> Result<Database, String> {
+        match &opened {
+            Ok(_) => {
+                self.calls.push(json!({ "call": name, "args": args, "ok": "$database" }));
+                self.call("[method]database.record-events", vec![json!(true)], Ok(Value::Null));
+            }
+            Err(code) => self.call(name, args, Err(code.clone())),
+        }
+        opened
+    }
+}
+
+fn request_json(request: &Value) -> Value {
+    let request: evodb_core::AddRequest = serde_json::from_value(request.clone())
+        .unwrap_or_else(|e| panic!("a vector's request must parse to be sent over WIT: {e}"));
+    request.wit_json()
+}
+
+fn parsed<T: serde::de::DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).expect("the native face returns the core's JSON")
+}
+
+impl Face for Recorder {
+    type Db = Database;
+    fn create(&mut self, config: &str, seed: u64) -> Result<Database, String> {
+        let db = self.native.create(config, seed);
+        self.open("[static]database.create", vec![json!(config), json!(seed)], db)
+    }
+    fn load(&mut self, text: &str) -> Result<Database, String> {
+        let db = self.native.load(text);
+        self.open("[static]database.from-json", vec![json!(text)], db)
+    }
+    fn to_json(&mut self, db: &Database) -> String {
+        let text = self.native.to_json(db);
+        self.call("[method]database.export", vec![json!("json")], Ok(json!(text)));
+        text
+    }
+    fn add(&mut self, db: &mut Database, request: &Value, now: f64) -> Result<Value, String> {
+        let out = self.native.add(db, request, now);
+        let wit = out.clone().map(|v| parsed::<evodb_core::AddOutcome>(v).wit_json());
+        self.call("[method]database.add", vec![request_json(request), json!(now)], wit);
+        out
+    }
+    fn sample(&mut self, db: &mut Database) -> Value {
+        let out = self.native.sample(db);
+        self.call("[method]database.sample", vec![], Ok(parsed::<evodb_core::Sample>(out.clone()).wit_json()));
+        out
+    }
+    fn best(&mut self, db: &Database) -> Value {
+        let out = self.native.best(db);
+        self.call("[method]database.best", vec![], Ok(parsed::<Option<evodb_core::BestProgram>>(out.clone()).wit_json()));
+        out
+    }
+    fn info(&mut self, db: &Database) -> Value {
+        let out = self.native.info(db);
+        self.call("[method]database.info", vec![], Ok(parsed::<evodb_core::Info>(out.clone()).wit_json()));
+        out
+    }
+    fn stats(&mut self, db: &Database) -> Value {
+        let out = self.native.stats(db);
+        self.call("[method]database.stats", vec![], Ok(parsed::<evodb_core::Stats>(out.clone()).wit_json()));
+        out
+    }
+    fn should_stop(&mut self, db: &Database) -> Value {
+        let out = self.native.should_stop(db);
+        let wit = parsed::<evodb_core::StopVerdict>(out.clone()).wit_json();
+        self.call("[method]database.should-stop", vec![], Ok(wit));
+        out
+    }
+    fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
+        let out = self.native.plan(db, n, frozen, boosted);
+        let wit = out.clone().map(|v| parsed::<evodb_core::Plan>(v).wit_json());
+        self.call("[method]database.plan", vec![json!(n), json!(frozen), json!(boosted)], wit);
+        out
+    }
+    fn lineage(&mut self, db: &Database, id: &str) -> Value {
+        let out = self.native.lineage(db, id);
+        let wit = parsed::<Option<evodb_core::Lineage>>(out.clone()).wit_json();
+        self.call("[method]database.lineage", vec![json!(id)], Ok(wit));
+        out
+    }
+    fn export(&mut self, db: &Database, format: &str) -> String {
+        let out = self.native.export(db, format);
+        self.call("[method]database.export", vec![json!(format)], Ok(json!(out)));
+        out
+    }
+    fn events(&mut self, db: &mut Database) -> Value {
+        let events = db.take_events();
+        let lines: Vec<String> = events.iter().map(evodb_core::json_text::to_compact_js).collect();
+        self.call("[method]database.take-events", vec![], Ok(json!(lines)));
+        json!(events)
+    }
+    fn validate(&mut self, text: &str) -> Vec<String> {
+        let out = self.native.validate(text);
+        self.call("validate", vec![json!(text)], Ok(json!(out)));
+        out
+    }
+    fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
+        let out = self.native.policy(changed, target, protected);
+        let wit = parsed::<evodb_core::PolicyVerdict>(out.clone()).wit_json();
+        self.call("policy-check", vec![json!(changed), json!(target), json!(protected)], Ok(wit));
+        out
+    }
+}
+
+/// The calls that replay `vector` through the WIT interface (the last reads the database's
+/// `database.json` text).
+fn calls_of(vector: &Vector) -> Vec<Value> {
+    let mut recorder = Recorder { native: Native, calls: Vec::new() };
+    replay_on(&mut recorder, vector);
+    recorder.calls
+}
+
+/// The whole file: how many vectors, and each as its calls.
+pub fn wit_calls(vectors: &[Vector]) -> Value {
+    let vectors: Vec<Value> =
+        vectors.iter().map(|v| json!({ "name": v.name, "calls": calls_of(v) })).collect();
+    json!({
+        "about": "Generated by `cargo run -p evodb-conformance --bin bless` from tests/vectors/*.json: \
+                  each vector as the evodb:population/population calls that replay it, arguments and \
+                  results in WIT's shape. Method calls go to the database the last `\"ok\": \"$database\"` \
+                  call returned.",
+        "vectorCount": vectors.len(),
+        "vectors": vectors,
+    })
+}

@@ -56,7 +56,7 @@ pub const FEATURES: Flag = Flag::text(
 pub const OPERATORS: Flag = Flag::text(
     "operators",
     "default|JSON",
-    "Seed 004's four operators: default (0.5/0.3/0.15/0.05) or weights as JSON",
+    "The AlphaEvolve strategy's four operators: default (0.5/0.3/0.15/0.05) or weights as JSON",
 );
 pub const DEDUPE: Flag = Flag::switch("dedupe", "Answer repeated code from the fitness cache");
 

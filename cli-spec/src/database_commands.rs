@@ -75,7 +75,7 @@ pub const FORMAT: Flag = Flag::text("format", "FORMAT", "What to print").default
     PossibleValue { name: "json", help: "database.json as stored" },
     PossibleValue { name: "mermaid", help: "the live population's family tree as a Mermaid flowchart" },
     PossibleValue { name: "tree", help: "the family tree as indented ASCII" },
-    PossibleValue { name: "markdown", help: "seed 004's `## 🧬 Population` section" },
+    PossibleValue { name: "markdown", help: "the AlphaEvolve strategy's `## 🧬 Population` section" },
 ]);
 pub const TAIL: Flag = Flag::of("tail", Value::Usize, "N", "Only the last N operations");
 pub const FROZEN: Flag =
@@ -120,11 +120,13 @@ pub const VALIDATE: Command =
     Command::new("validate", "Check that the database loads and holds together; exit 1 with the problems when not")
         .in_node()
         .positionals(DB_ONLY);
-pub const EXPORT: Command =
-    Command::new("export", "Print the whole database (json), its family tree (mermaid, tree) or seed 004's markdown")
-        .in_node()
-        .positionals(DB_ONLY)
-        .flags(&[FORMAT]);
+pub const EXPORT: Command = Command::new(
+    "export",
+    "Print the whole database (json), its family tree (mermaid, tree) or the AlphaEvolve strategy's markdown",
+)
+.in_node()
+.positionals(DB_ONLY)
+.flags(&[FORMAT]);
 pub const LINEAGE: Command = Command::new("lineage", "Ancestors and descendants of a live program")
     .in_node()
     .positionals(&[DB_PATH, PROGRAM_ID]);
@@ -133,11 +135,13 @@ pub const HISTORY: Command =
         .in_node()
         .positionals(DB_ONLY)
         .flags(&[TAIL]);
-pub const PLAN: Command =
-    Command::new("plan", "Plan a batch of work items for parallel workers (seed 003): operator, parents, island, name")
-        .in_node()
-        .positionals(&[DB_PATH, PLAN_SIZE])
-        .flags(&[FROZEN, BOOSTED]);
+pub const PLAN: Command = Command::new(
+    "plan",
+    "Plan a batch of work items for parallel workers (evo-anything): operator, parents, island, name",
+)
+.in_node()
+.positionals(&[DB_PATH, PLAN_SIZE])
+.flags(&[FROZEN, BOOSTED]);
 pub const SHOULD_STOP: Command = Command::new(
     "should-stop",
     "Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)",

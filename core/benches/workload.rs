@@ -8,7 +8,7 @@ pub fn database_of(population: usize) -> Database {
     filled(config, population)
 }
 
-/// The same with seed 004's engine on: MAP-Elites cells (speed in 10 bins × code size × island),
+/// The same with the AlphaEvolve strategy's engine on: MAP-Elites cells (speed in 10 bins × code size × island),
 /// crowded-cell eviction, the elite archive and the four operators; with the seed's ring
 /// migration, or with islands kept apart (`migrate` false).
 pub fn map_elites_database_of(population: usize, migrate: bool) -> Database {

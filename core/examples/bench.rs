@@ -21,7 +21,7 @@ fn main() {
     for &population in &sizes {
         run("seed", population, database_of(population));
     }
-    // Seed 004's engine: cells, crowded-cell eviction, the archive, the four operators.
+    // The AlphaEvolve strategy's engine: cells, crowded-cell eviction, the archive, the four operators.
     for &population in sizes.iter().filter(|&&n| n >= 10_000) {
         run("mapElites", population, map_elites_database_of(population, true));
         run("mapElitesNoMigration", population, map_elites_database_of(population, false));

@@ -184,7 +184,7 @@ impl Database {
 
     /// `answer_from_cache`: dedupe found the same code (`code_hash`) among recorded candidates;
     /// the earlier id and metrics answer, nothing joins the population, and the evaluation still
-    /// counts toward the budget (the caller ran it, as in seed 003's `evo_check_cache` flow).
+    /// counts toward the budget (the caller ran it, as in evo-anything's `evo_check_cache` flow).
     fn answer_from_cache(
         &mut self,
         cached: CachedResult,

@@ -21,17 +21,17 @@ def func(name):
     return instance.get_func(store, instance.get_export_index(store, name, interface))
 
 
-create, add, sample, to_json = (func("[static]database.create"), func("[method]database.add"),
-                                func("[method]database.sample"), func("[method]database.to-json"))
+create, add, sample, export = (func("[static]database.create"), func("[method]database.add"),
+                               func("[method]database.sample"), func("[method]database.export"))
 
 db = create(store, json.dumps({"numIslands": 2}), 42)  # result<database, error>: the value or the error variant
 # A WIT record: every field of `add-request` set, `None` for an absent option (kebab-case names).
 request = wc.Record()
-for field, value in {"id": None, "code-path": "/src/f.py", "target-code": "def f(): ...", "parent-id": None,
+for field, value in {"id": None, "code-path": "/src/f.py", "target-code": "def f(): ...", "parent-id": "0",
                      "metrics": [("score", 0.5)], "changes": "initial implementation", "island": None,
-                     "status": None, "reason": None, "operator": None, "plan-item": None}.items():
+                     "status": "accepted", "reason": None, "operator": None, "plan-item": None}.items():
     setattr(request, field, value)
 outcome = add(store, db, request, 1700000000.0)
 parent = sample(store, db).parent
 print(json.dumps({"added": outcome.id, "parent": parent.id, "lastIteration": getattr(outcome, "last-iteration")}))
-print(to_json(store, db)[:60], "…")
+print(export(store, db, "json")[:60], "…")  # export-format: json, mermaid, tree or markdown

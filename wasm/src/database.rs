@@ -144,7 +144,7 @@ impl Database {
         self.inner.lineage_tree()
     }
 
-    /// `db.populationMarkdown()`: seed 004's `## 🧬 Population` section, newest first.
+    /// `db.populationMarkdown()`: the AlphaEvolve strategy's `## 🧬 Population` section, newest first.
     ///
     /// ```js
     /// fs.writeFileSync("population.md", db.populationMarkdown());

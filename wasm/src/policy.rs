@@ -1,10 +1,10 @@
-//! `policyCheck`: seed 003's file policy for a candidate.
+//! `policyCheck`: evo-anything's file policy for a candidate.
 
 use wasm_bindgen::prelude::*;
 
 use crate::to_js;
 
-/// `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — seed 003's rule
+/// `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
 /// that a candidate changes only its target file and no protected one (`benchmark*.py`,
 /// `eval*.py`, `*.sh` by default).
 ///

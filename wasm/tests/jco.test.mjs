@@ -1,12 +1,14 @@
 // Replays every conformance vector through the pure component (`wasm/dist/evodb-pure.wasm`)
-// transpiled by jco: typed WIT records in, the seed CLI's JSON shapes rebuilt from them out.
-// The pure world has no imports, so no WASI shim is involved; JS does any file IO.
+// transpiled by jco. The calls come from `tests/wit-calls.json` (written by the vector tool),
+// arguments and results already in WIT's shape, so this runner has no per-type code: it maps
+// WIT names to jco's (kebab-case → camelCase), lowers `null` to `undefined`, and lifts results
+// back to plain JSON (BigInt → number, typed arrays → arrays, camelCase → kebab-case keys).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { replayAll } from "./conformance.mjs";
+import { EXPECTED_VECTORS } from "./conformance.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const component = `${root}wasm/dist/evodb-pure.wasm`;
@@ -19,75 +21,42 @@ async function loadComponent() {
   return population;
 }
 
-const metrics = (list) => Object.fromEntries(list);
-const orNull = (v) => (v === undefined ? null : v);
-// Optional fields are left out of the core's JSON when absent (or at their default).
-const some = (key, v, absent = undefined) => (v === absent ? {} : { [key]: v });
-const parent = (p) => p === undefined ? null : {
-  id: p.id, codePath: p.codePath, targetCode: p.targetCode, metrics: metrics(p.metrics), changes: p.changes,
-};
+const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-const shapes = {
-  add: (o) => ({
-    id: o.id, metrics: metrics(o.metrics), bestProgramId: orNull(o.bestProgramId),
-    bestMetrics: o.bestMetrics === undefined ? null : metrics(o.bestMetrics),
-    lastIteration: Number(o.lastIteration), ...(o.warnings.length ? { warnings: o.warnings } : {}),
-    ...some("status", o.status, "accepted"), ...some("cached", o.cached, false),
-    ...some("cell", o.cell === undefined ? undefined : Array.from(o.cell)),
-  }),
-  sample: (s) => ({
-    parent: parent(s.parent),
-    inspirations: s.inspirations.map((i) => ({ id: i.id, metrics: metrics(i.metrics), changes: i.changes })),
-    ...some("operator", s.operator), ...some("island", s.island),
-    ...some("secondParent", s.secondParent === undefined ? undefined : parent(s.secondParent)),
-    ...some("donorIsland", s.donorIsland), ...some("forcedBy", s.forcedBy),
-  }),
-  plan: (p) => ({
-    generation: Number(p.generation),
-    items: p.items.map((i) => ({
-      name: i.name, operator: i.operator, island: i.island, parentIds: i.parentIds,
-      ...some("donorIsland", i.donorIsland), ...some("forcedBy", i.forcedBy),
-    })),
-  }),
-  stop: (v) => ({
-    stop: v.stop, reason: orNull(v.reason), evaluations: Number(v.evaluations), rounds: Number(v.rounds),
-    stagnation: Number(v.stagnation), bestFitness: orNull(v.bestFitness),
-  }),
-  lineage: (l) => l === undefined ? null : {
-    id: l.id, ancestors: l.ancestors, missingAncestor: orNull(l.missingAncestor), descendants: l.descendants,
-  },
-  best: (b) => b === undefined ? null : {
-    id: b.id, codePath: b.codePath, targetCode: b.targetCode, metrics: metrics(b.metrics), changes: b.changes,
-    iterationFound: Number(b.iterationFound),
-  },
-  info: (i) => ({
-    isEmpty: i.isEmpty, lastIteration: Number(i.lastIteration), programCount: i.programCount,
-    bestProgramId: orNull(i.bestProgramId), bestMetrics: i.bestMetrics === undefined ? null : metrics(i.bestMetrics),
-    seedCodePath: orNull(i.seedCodePath), seedTargetCode: orNull(i.seedTargetCode),
-  }),
-  stats: (s) => ({
-    programCount: s.programCount, evaluations: Number(s.evaluations), bestProgramId: orNull(s.bestProgramId),
-    bestFitness: orNull(s.bestFitness), meanFitness: orNull(s.meanFitness), baselineFitness: orNull(s.baselineFitness),
-    improvement: orNull(s.improvement),
-    islands: s.islands.map((i) => ({
-      island: i.island, size: i.size, bestProgramId: orNull(i.bestProgramId), bestFitness: orNull(i.bestFitness),
-      meanFitness: orNull(i.meanFitness),
-    })),
-    archive: s.archive, stagnation: Number(s.stagnation), rounds: Number(s.rounds), recentStatuses: s.recentStatuses,
-    ...some("cells", s.cells === undefined ? undefined : {
-      filled: s.cells.filled, total: Number(s.cells.total), coverage: s.cells.coverage, qdScore: s.cells.qdScore,
-      qdOffset: s.cells.qdOffset,
-    }),
-  }),
-};
+/** A WIT-shaped JSON argument as jco takes it. */
+function lower(value) {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) return value.map(lower);
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), lower(v)]));
+  return value;
+}
 
-const request = (r) => ({
-  id: r.id, codePath: r.codePath, targetCode: r.targetCode, parentId: r.parentId,
-  metrics: Object.entries(r.metrics), changes: r.changes, island: r.island,
-  status: r.status, reason: r.reason, operator: r.operator, planItem: r.planItem,
-});
+/** A jco result as WIT-shaped JSON. */
+function lift(value) {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "bigint") return Number(value);
+  if (ArrayBuffer.isView(value)) return Array.from(/** @type {any} */ (value));
+  if (Array.isArray(value)) return value.map(lift);
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [kebab(k), lift(v)]));
+  return value;
+}
 
-const exportFunctions = { tree: "lineageTree", mermaid: "lineageMermaid", markdown: "populationMarkdown" };
+/**
+ * Calls `name` (`[static]database.create`, `[method]database.add`, `validate`, …) the way jco
+ * exposes it. The `create` seed is a u64: jco takes it as a BigInt.
+ */
+function invoke(population, db, name, args) {
+  const [kind, rest] = name.startsWith("[") ? name.slice(1).split("]") : ["free", name];
+  const jsArgs = args.map(lower);
+  if (kind === "free") return population[camel(rest)](...jsArgs);
+  const method = camel(rest.split(".")[1]);
+  if (kind === "static") {
+    if (method === "create") jsArgs[1] = BigInt(jsArgs[1]);
+    return population.Database[method](...jsArgs);
+  }
+  return db[method](...jsArgs);
+}
 
 // jco throws a ComponentError whose payload is the WIT `error` variant: `{tag, val}`.
 function code(e) {
@@ -96,44 +65,28 @@ function code(e) {
   return e.payload.tag;
 }
 
-function apply(population, db, op) {
-  const { Database } = population;
-  switch (op.op) {
-    case "add": return [db, shapes.add(db.add(request(op.request), op.now))];
-    case "sample": return [db, shapes.sample(db.sample())];
-    case "best": return [db, shapes.best(db.best())];
-    case "info": return [db, shapes.info(db.info())];
-    case "stats": return [db, shapes.stats(db.stats())];
-    case "shouldStop": return [db, shapes.stop(db.shouldStop())];
-    case "plan": return [db, shapes.plan(db.plan(op.n, op.frozen, op.boosted))];
-    case "lineage": return [db, shapes.lineage(db.lineage(op.id))];
-    case "export": return [db, db[exportFunctions[op.format]]()];
-    case "events": return [db, db.takeEvents().map((line) => JSON.parse(line))];
-    case "validate": return [db, population.validate(op.text)];
-    case "policy": {
-      const verdict = population.policyCheck(op.changed, op.target, op.protected ?? undefined);
-      return [db, { pass: verdict.pass, reason: orNull(verdict.reason) }];
-    }
-    case "reload": return [recording(Database.fromJson(db.toJson())), null];
-    case "snapshot": return [db, JSON.parse(db.toJson())];
-    default: throw new Error(`unknown op ${op.op}`);
-  }
-}
-
-// Every database a runner opens records its events (the `events` op drains them).
-function recording(db) {
-  db.recordEvents(true);
-  return db;
-}
-
 test("every vector replays identically through the component under jco", async () => {
   const population = await loadComponent();
-  const { Database } = population;
-  const create = (vector) => {
-    if (vector.initial) return recording(Database.fromJson(JSON.stringify(vector.initial, null, 2)));
-    if (vector.initialText !== undefined) return recording(Database.fromJson(vector.initialText));
-    return recording(Database.create(JSON.stringify(vector.config ?? {}), BigInt(vector.seed)));
-  };
-  replayAll({ create, apply: (db, op) => apply(population, db, op), code, toJson: (db) => db.toJson() },
-    "component (jco)");
+  const file = JSON.parse(readFileSync(`${root}tests/wit-calls.json`, "utf8"));
+  assert.equal(file.vectorCount, EXPECTED_VECTORS);
+  let ran = 0;
+  for (const vector of file.vectors) {
+    let db;
+    vector.calls.forEach((call, i) => {
+      const where = `${vector.name} call ${i} (${call.call})`;
+      let result;
+      try {
+        result = invoke(population, db, call.call, call.args);
+      } catch (e) {
+        assert.equal(code(e), call.err, `${where}: ${e}`);
+        return;
+      }
+      assert.equal(call.err, undefined, `${where}: expected the error ${call.err}`);
+      if (call.ok === "$database") db = result;
+      else assert.deepStrictEqual(lift(result), call.ok, where);
+    });
+    ran++;
+  }
+  console.log(`component (jco): ran ${ran} conformance vectors`);
+  assert.equal(ran, EXPECTED_VECTORS);
 });

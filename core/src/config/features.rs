@@ -1,4 +1,4 @@
-//! MAP-Elites feature dimensions (seed 004): each program falls into one cell, a bucket per
+//! MAP-Elites feature dimensions (the AlphaEvolve strategy): each program falls into one cell, a bucket per
 //! dimension. A cell is stored with the program as its bucket indices (`"cell": [2, 0]`).
 
 use serde::{Deserialize, Serialize};

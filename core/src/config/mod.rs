@@ -108,24 +108,24 @@ pub struct Config {
     pub fitness: FitnessSpec,
     /// Per-metric direction; metrics not named here are maximised.
     pub directions: BTreeMap<String, Direction>,
-    /// MAP-Elites feature dimensions (seed 004). Empty: no cells, the seed's worst-first pruning.
+    /// MAP-Elites feature dimensions (the AlphaEvolve strategy). Empty: no cells, the seed's worst-first pruning.
     /// With dimensions, an island over capacity loses the worst member of its most crowded cell.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub features: Vec<FeatureDim>,
-    /// The elite archive: this many best programs are never evicted (seed 004's default 10).
+    /// The elite archive: this many best programs are never evicted (the AlphaEvolve strategy's default 10).
     pub archive_size: u32,
     /// Subtracted from each cell's best fitness in the QD score (pyribs' convention).
     pub qd_offset: f64,
-    /// The four operators of seed 004; `None` keeps the seed's exploration/exploitation sample.
+    /// The four operators of the AlphaEvolve strategy; `None` keeps the seed's exploration/exploitation sample.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operators: Option<OperatorWeights>,
-    /// Code-hash dedupe (seed 003's fitness cache): a repeated candidate returns the earlier result.
+    /// Code-hash dedupe (evo-anything's fitness cache): a repeated candidate returns the earlier result.
     pub dedupe: bool,
     /// Budget and stopping rules; all off by default.
     pub stopping: StopRules,
 }
 
-/// The operator weights of seed 004 (normalised by their sum, so they need not add up to 1).
+/// The operator weights of the AlphaEvolve strategy (normalised by their sum, so they need not add up to 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]

@@ -1,4 +1,4 @@
-//! The population as seed 004's `## 🧬 Population` markdown: one entry per live candidate,
+//! The population as the AlphaEvolve strategy's `## 🧬 Population` markdown: one entry per live candidate,
 //! newest first, the code folded in `<details>`.
 
 use crate::api::Status;
@@ -7,7 +7,7 @@ use crate::state::Database;
 use crate::state::Program;
 
 impl Database {
-    /// The `## 🧬 Population` section of seed 004's state file. Candidates are numbered by
+    /// The `## 🧬 Population` section of the AlphaEvolve strategy's state file. Candidates are numbered by
     /// `seq`; a parent still in the population is shown by its number, a pruned one by its id.
     ///
     /// ```

@@ -1,4 +1,4 @@
-//! The four operators of seed 004 and how each picks its island and parents. `sample` (with
+//! The four operators of the AlphaEvolve strategy and how each picks its island and parents. `sample` (with
 //! `operators` configured) and `plan` both draw their work here.
 
 use crate::api::Operator;

@@ -1,4 +1,4 @@
-//! `plan`: a batch of work items for parallel workers (seed 003). Each item's island is fixed
+//! `plan`: a batch of work items for parallel workers (evo-anything). Each item's island is fixed
 //! when it is planned, so an add naming the item lands there however the workers interleave.
 
 use crate::api::{Plan, PlanItem};

@@ -1,9 +1,9 @@
-//! `policy_check` (seed 003's PolicyAgent rules that need no judgement): a candidate may change
+//! `policy_check` (evo-anything's PolicyAgent rules that need no judgement): a candidate may change
 //! only its declared target file, and never a protected one (benchmarks, evaluators, scripts).
 
 use crate::api::PolicyVerdict;
 
-/// Seed 003's protected patterns.
+/// evo-anything's protected patterns.
 pub const DEFAULT_PROTECTED: [&str; 3] = ["benchmark*.py", "eval*.py", "*.sh"];
 
 /// Checks a candidate's changed files against its target file and the protected patterns
@@ -25,7 +25,7 @@ pub fn policy_check(changed_files: &[&str], target_file: &str, protected: Option
     }
     let target = clean(target_file);
     for file in changed_files.iter().map(|f| clean(f)) {
-        // Worded exactly as seed 003's PolicyAgent words it.
+        // Worded exactly as evo-anything's PolicyAgent words it.
         if protected.iter().any(|p| matches_path(p, file)) {
             return fail(format!("Protected file modified: '{file}'"));
         }

@@ -33,7 +33,7 @@ impl Database {
         }
     }
 
-    /// `evict_from_crowded_cell` (seed 004): the worst member of the most crowded cell goes —
+    /// `evict_from_crowded_cell` (the AlphaEvolve strategy): the worst member of the most crowded cell goes —
     /// never the best of a cell, never a member of the elite archive. When every cell holds
     /// only its best (more cells than capacity), the worst non-archive member goes; when the
     /// whole island is archive, its worst.

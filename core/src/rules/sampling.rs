@@ -9,7 +9,7 @@ impl Database {
     /// Draws a parent and inspirations. Draw order (it is part of the format): the exploration
     /// coin, then the parent index, then the inspirations from the top pool, then the others.
     ///
-    /// With `operators` configured, the four operators of seed 004 decide instead (see
+    /// With `operators` configured, the four operators of the AlphaEvolve strategy decide instead (see
     /// `draw_work`), and the sample also names the operator, the island, the second parent
     /// (crossover's diverse parent, migration's donor program) and the donor island.
     pub fn sample(&mut self) -> Sample {

@@ -1,5 +1,5 @@
-//! Candidates as the run records them: a status per candidate (seed 004), the recent statuses that
-//! drive the operator overrides, and the code-hash fitness cache (seed 003).
+//! Candidates as the run records them: a status per candidate (the AlphaEvolve strategy), the recent statuses that
+//! drive the operator overrides, and the code-hash fitness cache (evo-anything).
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-/// The judge's key (seed 000's `references/evaluator.md`).
+/// The judge's key (the AlphaEvolve skill's `references/evaluator.md`).
 pub const JUDGE_KEY: &str = "efficiency-score";
 
 /// Why an output holds no usable score; the message names the problem and the fix.

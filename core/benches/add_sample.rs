@@ -17,7 +17,7 @@ fn add_then_sample(c: &mut Criterion) {
                 i += 1;
                 db.add(workload::request(i, "0"), i as f64).unwrap();
                 black_box(db.sample())
-            })
+            });
         });
     }
     group.finish();

@@ -248,7 +248,7 @@ impl Database {
         match self.config.placement {
             Placement::RoundRobin => Ok(self.current_island),
             Placement::ParentIsland => {
-                Ok(parent.map(|slot| self.population.get(slot).program.island).unwrap_or(self.current_island))
+                Ok(parent.map_or(self.current_island, |slot| self.population.get(slot).program.island))
             }
             Placement::Explicit => Err(Error::input(
                 "island",

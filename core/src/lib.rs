@@ -18,6 +18,8 @@
 //! assert_eq!(Database::from_json(&text).unwrap().to_json(), text);
 //! ```
 
+#![forbid(unsafe_code)]
+
 // Layers, lowest first; a module uses only its own layer and those below (tests/layers.rs):
 // foundation (error, metrics, rng, counters, ranking, live_order, json_text) → api (the shapes
 // that cross faces) → config → state → rules → reports and format → database (orchestration,

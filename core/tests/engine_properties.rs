@@ -107,11 +107,7 @@ fn run(ops: &[Op]) -> (Database, Vec<Event>) {
                     req.plan_item = Some(name.clone());
                     let out = db.add(req, now).unwrap();
                     let island = name.split('/').nth(1).unwrap().trim_start_matches("island-").parse::<u32>().unwrap();
-                    assert_eq!(
-                        db.program(&out.id).map(|p| p.island).unwrap_or(island),
-                        island,
-                        "{name} landed elsewhere"
-                    );
+                    assert_eq!(db.program(&out.id).map_or(island, |p| p.island), island, "{name} landed elsewhere");
                     Some(out)
                 }
             },

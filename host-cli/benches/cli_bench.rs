@@ -32,7 +32,7 @@ fn main() {
     };
     let sample_args = |db: &Path, extra: &[&str]| {
         let mut args = vec!["sample".to_string(), db.display().to_string()];
-        args.extend(extra.iter().map(|a| a.to_string()));
+        args.extend(extra.iter().map(std::string::ToString::to_string));
         args
     };
     // The first call of a fresh binary against the tenth: no cache to fill, so the same.
@@ -112,7 +112,7 @@ fn add_args(db: &Path, extra: &[&str]) -> Vec<String> {
         .chain(["--metrics", r#"{"score": 0.5}"#, "--changes", "bench"])
         .map(String::from)
         .collect();
-    args.extend(extra.iter().map(|a| a.to_string()));
+    args.extend(extra.iter().map(std::string::ToString::to_string));
     args
 }
 

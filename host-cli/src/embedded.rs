@@ -18,6 +18,7 @@ pub const COMPONENT_SHA256: &str = env!("EVODB_COMPONENT_SHA256");
 pub const WASMTIME_VERSION: &str = env!("EVODB_WASMTIME_VERSION");
 
 /// The component, from [`MACHINE_CODE`].
+#[allow(unsafe_code)] // the one unsafe call in evodb: see SAFETY below
 pub fn load(host: &Host) -> wasmtime::Result<Component> {
     // SAFETY: MACHINE_CODE is what `Engine::precompile_component` produced in build.rs, with this
     // wasmtime and `engine_config`; wasmtime checks the version, the settings and the CPU features

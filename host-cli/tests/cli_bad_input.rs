@@ -21,7 +21,7 @@ struct Case {
 }
 
 fn case(name: &'static str, code: i32, message: &'static str, args: &[&str]) -> Case {
-    Case { name, setup: |_| {}, args: args.iter().map(|a| a.to_string()).collect(), code, message }
+    Case { name, setup: |_| {}, args: args.iter().map(std::string::ToString::to_string).collect(), code, message }
 }
 
 fn with_setup(setup: fn(&Path), mut case: Case) -> Case {
@@ -283,8 +283,8 @@ fn hostile_cases() -> Vec<Case> {
             |d| {
                 edit_db(d, |v| {
                     let id = best_id(v);
-                    v["programs"][&id]["generation"] = json!(u64::MAX)
-                })
+                    v["programs"][&id]["generation"] = json!(u64::MAX);
+                });
             },
             case("a program generation of 2^64-1", 1, ".generation` is 18446744073709551615", &["best", "{db}"]),
         ),
@@ -334,8 +334,8 @@ fn hostile_cases() -> Vec<Case> {
             |d| {
                 edit_db(d, |v| {
                     let id = best_id(v);
-                    v["programs"][&id]["timestamp"] = json!("yesterday")
-                })
+                    v["programs"][&id]["timestamp"] = json!("yesterday");
+                });
             },
             case("a timestamp that is a string", 1, ".timestamp", &["info", "{db}"]),
         ),
@@ -343,7 +343,7 @@ fn hostile_cases() -> Vec<Case> {
             |d| {
                 fs::create_dir(d.join("../dir-db"))
                     .and_then(|_| fs::create_dir(d.join("../dir-db/database.json")))
-                    .unwrap()
+                    .unwrap();
             },
             case("database.json is a directory", 5, "dir-db/database.json", &["info", "{dir}/dir-db"]),
         ),
@@ -353,7 +353,7 @@ fn hostile_cases() -> Vec<Case> {
                 edit_db(d, |v| {
                     let id = best_id(v);
                     v["programs"][&id]["metrics"] = (0..100_000).map(|i| (format!("m{i}"), json!(0.5))).collect();
-                })
+                });
             },
             case("a stored program with 100,000 metrics", 1, "more than 1000", &["sample", "{db}"]),
         ),
@@ -471,8 +471,8 @@ fn hostile_cases() -> Vec<Case> {
             |d| {
                 edit_db(d, |v| {
                     let id = best_id(v);
-                    v["programs"][&id]["changes"] = json!("x".repeat(8 << 20))
-                })
+                    v["programs"][&id]["changes"] = json!("x".repeat(8 << 20));
+                });
             },
             case(
                 "a memory cap below the database's size",

@@ -267,7 +267,7 @@ async function initConfig(flags) {
   if (flags.features !== undefined) config.features = jsonFlag("--features", flags.features);
   if (flags.operators !== undefined) config.operators = flags.operators === "default" ? {} : jsonFlag("--operators", flags.operators);
   if (flags.dedupe) config.dedupe = true;
-  const stopping = INIT_CONFIG.stopping.filter((key) => flags[key] !== undefined);
+  const stopping = INIT_CONFIG.stopping.filter((/** @type {string} */ key) => flags[key] !== undefined);
   if (stopping.length) {
     config.stopping ??= {};
     if (config.stopping && typeof config.stopping === "object") {

@@ -176,7 +176,7 @@ pub fn replay_on<F: Face>(face: &mut F, vector: &Vector) -> Replayed {
         (_, Some(initial), _) => face.load(&to_pretty_js(initial)),
         (_, _, Some(text)) => face.load(text),
         (config, None, None) => {
-            let config = config.as_ref().map(|c| c.to_string()).unwrap_or_else(|| "{}".into());
+            let config = config.as_ref().map_or_else(|| "{}".into(), std::string::ToString::to_string);
             face.create(&config, vector.seed)
         }
     };

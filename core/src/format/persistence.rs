@@ -15,10 +15,11 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::api::Operator;
 use crate::api::Status;
 use crate::config::Config;
+use crate::config::cell_of;
 use crate::config::fitness_of;
-use crate::config::{cell_fits, cell_of};
 use crate::counters;
 use crate::error::{Error, Result, parse_json};
+use crate::format::invariants::structural_problems;
 use crate::json_text::to_pretty_js;
 use crate::metrics::Metrics;
 use crate::rng::DetRng;
@@ -180,37 +181,14 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     config.exploration_ratio = stored.exploration_ratio.unwrap_or(config.exploration_ratio);
     config.validate()?;
 
-    let n = config.num_islands as usize;
-    for (field, len) in [("islands", stored.islands.len()), ("islandGenerations", stored.island_generations.len())] {
-        if len != n {
-            return Err(Error::corrupt(format!("`{field}` has {len} entries but `numIslands` is {n}")));
-        }
-    }
-    if stored.current_island as usize >= n {
-        return Err(Error::corrupt(format!(
-            "`currentIsland` is {} but islands are 0..{}",
-            stored.current_island,
-            n - 1
-        )));
+    if let Some(problem) = structural_problems(&stored, &config).into_iter().next() {
+        return Err(Error::corrupt(problem));
     }
 
     let mut db = Database::new(config, seed)?;
     db.newly_created = false;
     db.rng = rng;
     for (key, p) in stored.programs {
-        if p.id != key {
-            return Err(Error::corrupt(format!("`programs.{key}.id` is `{}`; it must equal its key", p.id)));
-        }
-        if let Some(island) = p.island
-            && island as usize >= n
-        {
-            return Err(Error::corrupt(format!("`programs.{key}.island` is {island} but islands are 0..{}", n - 1)));
-        }
-        if p.status == Status::Error {
-            return Err(Error::corrupt(format!(
-                "`programs.{key}.status` is `error`; error candidates are never stored as programs"
-            )));
-        }
         let fitness =
             fitness_of(&db.config, &p.metrics).map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
         let cell = restore_cell(&db.config, &key, &p)?;
@@ -247,19 +225,11 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             }
         }
     }
-    // The seed deletes a program that no island lists, so its files never hold one; keeping it
-    // would write a file that fails `validate`, and dropping it would lose it silently.
-    if let Some(slot) = db.population.slots().find(|&s| db.population.first_island(s).is_none()) {
-        return Err(Error::corrupt(format!(
-            "program `{}` is in `programs` but on no island (`islands` does not list it)",
-            db.population.get(slot).program.id
-        )));
-    }
     // A seed-written program has no home island: it is the first island that lists it.
     let unplaced: Vec<u32> =
         db.population.slots().filter(|&s| db.population.get(s).program.island == u32::MAX).collect();
     for slot in unplaced {
-        let home = db.population.first_island(slot).expect("every program is on an island (checked above)");
+        let home = db.population.first_island(slot).expect("every program is on an island (structural_problems)");
         db.population.get_mut(slot).program.island = home;
     }
 
@@ -283,29 +253,9 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         evaluations: stored.last_iteration,
         ..CandidateLog::default()
     });
-    // Candidates are numbered in order: a `seq` at or past the next number would be handed out
-    // again.
-    if let Some(program) = db.population.slots().map(|s| &db.population.get(s).program).max_by_key(|p| p.seq())
-        && program.seq() >= db.candidates.next_seq
-    {
-        return Err(Error::corrupt(format!(
-            "program `{}` has `seq` {} but the next candidate is numbered {}",
-            program.id,
-            program.seq(),
-            db.candidates.next_seq
-        )));
-    }
     db.rounds = ext.rounds;
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
-    if let Some(item) = db.pending.iter().find(|item| item.island as usize >= n) {
-        return Err(Error::corrupt(format!(
-            "plan item `{}` targets island {} but islands are 0..{}",
-            item.name,
-            item.island,
-            n - 1
-        )));
-    }
     // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
     db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
     Ok(db)
@@ -323,9 +273,6 @@ fn restore_cell(config: &Config, key: &str, p: &StoredProgram) -> Result<Option<
     let cell = cell_of(&config.features, &p.metrics, &p.target_code, island)
         .map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
     match &p.cell {
-        Some(stored) if !cell_fits(&config.features, config.num_islands, stored) => Err(Error::corrupt(format!(
-            "`programs.{key}.cell` {stored:?} does not fit the configured feature dimensions"
-        ))),
         Some(stored) if *stored != cell => Err(Error::corrupt(format!(
             "`programs.{key}.cell` is {stored:?} but its metrics and code place it in {cell:?}"
         ))),

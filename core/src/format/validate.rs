@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::api::ROOT_PARENT_ID;
 use crate::config::Config;
-use crate::config::cell_fits;
 use crate::config::fitness_of;
+use crate::format::invariants::{candidate_problems, island_problems, listed_ids, program_problems};
 use crate::format::persistence::{StoredDatabase, parse_stored, restore};
 use crate::state::Database;
 
@@ -38,22 +38,15 @@ impl Database {
     }
 }
 
+/// The structural invariants a load checks, then what a load tolerates but a sound file never
+/// holds.
 fn check_invariants(db: &StoredDatabase) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut problem = |text: String| problems.push(text);
     let config = db.evodb.as_ref().map(|ext| ext.config.clone()).unwrap_or_default();
-    let n = db.num_islands as usize;
+    let mut problems = island_problems(db);
+    let listed = listed_ids(db);
+    let mut problem = |text: String| problems.push(text);
     let capacity = db.max_island_size.unwrap_or(config.max_island_size) as usize;
 
-    if db.islands.len() != n {
-        problem(format!("`islands` has {} lists but `numIslands` is {n}", db.islands.len()));
-    }
-    if db.island_generations.len() != n {
-        problem(format!("`islandGenerations` has {} entries but `numIslands` is {n}", db.island_generations.len()));
-    }
-    if db.current_island as usize >= n.max(1) {
-        problem(format!("`currentIsland` is {} but islands are 0..{}", db.current_island, n.saturating_sub(1)));
-    }
     let max_generation = db.island_generations.iter().copied().max().unwrap_or(0);
     if db.last_migration_generation > max_generation {
         problem(format!(
@@ -86,12 +79,7 @@ fn check_invariants(db: &StoredDatabase) -> Vec<String> {
         .collect();
     let mut seqs: BTreeMap<u64, &str> = BTreeMap::new();
     for (key, p) in &db.programs {
-        if p.id != *key {
-            problem(format!("`programs.{key}.id` is `{}`; it must equal its key", p.id));
-        }
-        if !on_islands.contains(key.as_str()) {
-            problem(format!("program `{key}` is on no island (the seed deletes such programs)"));
-        }
+        program_problems(db, &config, &listed, key, p).into_iter().for_each(&mut problem);
         if let Err(e) = fitness_of(&config, &p.metrics) {
             problem(format!("program `{key}`: {e}"));
         }
@@ -130,36 +118,13 @@ fn check_invariants(db: &StoredDatabase) -> Vec<String> {
         None => {}
     }
 
-    if let Some(ext) = &db.evodb {
-        if let Some(log) = &ext.candidates
-            && let Some((&last, key)) = seqs.last_key_value()
-            && last >= log.next_seq
-        {
-            problem(format!("program `{key}` has `seq` {last} but the next candidate is numbered {}", log.next_seq));
-        }
-        for item in &ext.pending {
-            if item.island as usize >= n {
-                problem(format!(
-                    "plan item `{}` targets island {} but islands are 0..{}",
-                    item.name,
-                    item.island,
-                    n.saturating_sub(1)
-                ));
-            }
-        }
-    }
+    problems.extend(candidate_problems(db));
     problems
 }
 
+/// A load drops such a cell (a cell that does not fit the dimensions is structural).
 fn check_cell(config: &Config, key: &str, cell: Option<&[u32]>, problem: &mut impl FnMut(String)) {
-    match (config.features.is_empty(), cell) {
-        (true, Some(_)) => problem(format!("program `{key}` has a `cell` but no feature dimensions are configured")),
-        (false, Some(cell)) => {
-            let fits = cell_fits(&config.features, config.num_islands, cell);
-            if !fits {
-                problem(format!("`programs.{key}.cell` {cell:?} does not fit the configured feature dimensions"));
-            }
-        }
-        _ => {}
+    if config.features.is_empty() && cell.is_some() {
+        problem(format!("program `{key}` has a `cell` but no feature dimensions are configured"));
     }
 }

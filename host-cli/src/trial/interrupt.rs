@@ -35,7 +35,7 @@ pub fn with<R>(f: impl FnOnce(&mut Active) -> R) -> R {
 }
 
 fn lock() -> MutexGuard<'static, Active> {
-    ACTIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    ACTIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Kills a process group; one already gone is no error.

@@ -1,7 +1,7 @@
 //! `evodb trial`: the seed skill's correctness gate and benchmark, done safely. The candidate
 //! replaces the target file, the test command runs, then (when the tests pass) the benchmark;
 //! the original is always put back: on success, on error, on Ctrl-C/SIGTERM/SIGHUP, and after a
-//! SIGKILL by the next trial of the same target (see [`files`]). Commands run with `sh -c` in
+//! SIGKILL by the next trial of the same target (see `files.rs`). Commands run with `sh -c` in
 //! their own process group, which is killed on timeout.
 //!
 //! Nothing here needs the database component: this is the one host-only command.

@@ -63,7 +63,7 @@ impl Tail {
     }
 
     fn text(tail: &Arc<Mutex<Tail>>) -> String {
-        let tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+        let tail = tail.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let start = tail.bytes.len().saturating_sub(tail.cap);
         String::from_utf8_lossy(&tail.bytes[start..]).into_owned()
     }
@@ -78,7 +78,7 @@ fn pump(mut source: impl Read + Send + 'static, sinks: Vec<Arc<Mutex<Tail>>>, do
                 Ok(0) => break,
                 Ok(n) => {
                     for sink in &sinks {
-                        sink.lock().unwrap_or_else(|p| p.into_inner()).push(&buffer[..n]);
+                        sink.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(&buffer[..n]);
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

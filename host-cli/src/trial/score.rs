@@ -188,7 +188,7 @@ pub fn judge_score(text: &str) -> Result<JudgeScore, ScoreError> {
         _ => a == b,
     };
     if scored.iter().any(|other| !same(other, first)) {
-        let all: Vec<String> = scored.iter().map(|v| v.to_string()).collect();
+        let all: Vec<String> = scored.iter().map(std::string::ToString::to_string).collect();
         return Err(error(format!("the judge's output holds scores that disagree ({}); {JUDGE_FIX}", all.join(", "))));
     }
     let raw = first.as_f64().ok_or_else(|| {

@@ -67,7 +67,7 @@ impl Face for Wasmtime {
     }
     fn add(&mut self, db: &mut ResourceAny, r: &Value, now: f64) -> Result<Value, String> {
         let out = self.guest.database().call_add(&mut self.store, *db, &request(r), now).expect("no trap");
-        out.map(|o| shape(o)).map_err(|e| code(&e))
+        out.map(shape).map_err(|e| code(&e))
     }
     fn sample(&mut self, db: &mut ResourceAny) -> Value {
         shape(self.guest.database().call_sample(&mut self.store, *db).expect("no trap"))
@@ -86,7 +86,7 @@ impl Face for Wasmtime {
     }
     fn plan(&mut self, db: &mut ResourceAny, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         let out = self.guest.database().call_plan(&mut self.store, *db, n, frozen, boosted).expect("no trap");
-        out.map(|p| shape(p)).map_err(|e| code(&e))
+        out.map(shape).map_err(|e| code(&e))
     }
     fn lineage(&mut self, db: &ResourceAny, id: &str) -> Value {
         json!(

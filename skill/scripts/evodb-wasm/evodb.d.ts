@@ -79,12 +79,12 @@ export interface Config {
      */
     directions?: Record<string, Direction>;
     /**
-     * MAP-Elites feature dimensions (seed 004). Empty: no cells, the seed's worst-first pruning.
+     * MAP-Elites feature dimensions (the AlphaEvolve strategy). Empty: no cells, the seed's worst-first pruning.
      * With dimensions, an island over capacity loses the worst member of its most crowded cell.
      */
     features?: FeatureDim[];
     /**
-     * The elite archive: this many best programs are never evicted (seed 004's default 10).
+     * The elite archive: this many best programs are never evicted (the AlphaEvolve strategy's default 10).
      */
     archiveSize?: number;
     /**
@@ -92,11 +92,11 @@ export interface Config {
      */
     qdOffset?: number;
     /**
-     * The four operators of seed 004; `None` keeps the seed's exploration/exploitation sample.
+     * The four operators of the AlphaEvolve strategy; `None` keeps the seed's exploration/exploitation sample.
      */
     operators?: OperatorWeights;
     /**
-     * Code-hash dedupe (seed 003's fitness cache): a repeated candidate returns the earlier result.
+     * Code-hash dedupe (evo-anything's fitness cache): a repeated candidate returns the earlier result.
      */
     dedupe?: boolean;
     /**
@@ -187,7 +187,7 @@ export interface Landscape {
 }
 
 /**
- * The operator weights of seed 004 (normalised by their sum, so they need not add up to 1).
+ * The operator weights of the AlphaEvolve strategy (normalised by their sum, so they need not add up to 1).
  */
 export interface OperatorWeights {
     exploitation?: number;
@@ -515,7 +515,7 @@ export class Database {
      */
     plan(n: number, frozen?: Uint32Array | number[] | null, boosted?: Uint32Array | number[] | null): Plan;
     /**
-     * `db.populationMarkdown()`: seed 004's `## 🧬 Population` section, newest first.
+     * `db.populationMarkdown()`: the AlphaEvolve strategy's `## 🧬 Population` section, newest first.
      *
      * ```js
      * fs.writeFileSync("population.md", db.populationMarkdown());
@@ -632,7 +632,7 @@ export class Simulation {
 }
 
 /**
- * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — seed 003's rule
+ * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).
  *

@@ -204,7 +204,7 @@ export class Database {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
-     * `db.populationMarkdown()`: seed 004's `## 🧬 Population` section, newest first.
+     * `db.populationMarkdown()`: the AlphaEvolve strategy's `## 🧬 Population` section, newest first.
      *
      * ```js
      * fs.writeFileSync("population.md", db.populationMarkdown());
@@ -452,7 +452,7 @@ export class Simulation {
 if (Symbol.dispose) Simulation.prototype[Symbol.dispose] = Simulation.prototype.free;
 
 /**
- * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — seed 003's rule
+ * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).
  *

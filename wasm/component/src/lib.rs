@@ -5,6 +5,10 @@
 //! - `--features store`: the `with-store` world for `wasm32-wasip2`, whose `store` interface does
 //!   the read-modify-write of `database.json` through `wasi:filesystem` (via `std::fs`).
 
+// wit-bindgen generates the canonical-ABI glue (exported `unsafe extern` functions) into this
+// crate; the hand-written modules hold no unsafe code.
+#![allow(unsafe_code)]
+
 #[cfg(not(feature = "store"))]
 wit_bindgen::generate!({ world: "pure", path: "../../wit" });
 #[cfg(feature = "store")]

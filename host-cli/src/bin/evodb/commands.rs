@@ -108,7 +108,7 @@ fn new_database_warning(db: &Path) -> Vec<String> {
 
 /// Seconds since the epoch with millisecond precision, as the seed's `Date.now() / 1000`.
 pub fn now() -> f64 {
-    let millis = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    let millis = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
     millis as f64 / 1000.0
 }
 

@@ -40,7 +40,7 @@ impl Runtime {
                 Some(tempfile::tempdir().map_err(|e| Failure::Io(format!("cannot create a scratch directory: {e}")))?)
             }
         };
-        let preopen = dir.path().or(scratch.as_ref().map(|d| d.path())).expect("one of the two is set");
+        let preopen = dir.path().or(scratch.as_ref().map(tempfile::TempDir::path)).expect("one of the two is set");
         let mut store = self.host.store(Some(preopen)).map_err(internal)?;
         let bindings = match self.host.instantiate_store(&mut store, &self.component) {
             Ok(bindings) => bindings,

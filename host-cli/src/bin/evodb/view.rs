@@ -22,7 +22,7 @@ pub fn run(args: ViewArgs) -> Result<Printed, Failure> {
     let run_dir = args.db.as_deref().map(database_dir).transpose()?;
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{}: {e}; pass another --port", args.port)))?;
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
+    let port = listener.local_addr().map_or(args.port, |a| a.port());
     let url = match &run_dir {
         Some(_) => format!("http://127.0.0.1:{port}/?run=/run/"),
         None => format!("http://127.0.0.1:{port}/"),

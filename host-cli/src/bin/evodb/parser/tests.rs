@@ -9,7 +9,7 @@ use super::command;
 /// Walks the table and the clap command side by side; returns how many arguments it compared.
 fn compare(path: &str, table: &'static evodb_cli_spec::Command, clap: &clap::Command) -> usize {
     let names: Vec<&str> = table.subcommands.iter().map(|c| c.name).collect();
-    let clap_names: Vec<&str> = clap.get_subcommands().map(|c| c.get_name()).collect();
+    let clap_names: Vec<&str> = clap.get_subcommands().map(clap::Command::get_name).collect();
     assert_eq!(clap_names, names, "{path}: the subcommands");
     let mut compared = 0;
     for arg in clap.get_arguments() {
@@ -38,7 +38,7 @@ fn compare_flag(path: &str, flag: &Flag, arg: &Arg, clap: &clap::Command) {
     let aliases: Vec<&str> = arg.get_visible_aliases().unwrap_or_default();
     assert_eq!(aliases, flag.aliases, "{what}: aliases");
     assert_eq!(arg.get_all_aliases().map_or(0, |a| a.len()), flag.aliases.len(), "{what}: a hidden alias");
-    assert_eq!(arg.get_help().map(|h| h.to_string()).as_deref(), Some(flag.help), "{what}: help");
+    assert_eq!(arg.get_help().map(std::string::ToString::to_string).as_deref(), Some(flag.help), "{what}: help");
     assert_eq!(arg.is_required_set(), flag.required, "{what}: required");
     let defaults: Vec<&str> = arg.get_default_values().iter().filter_map(|v| v.to_str()).collect();
     assert_eq!(defaults, flag.default.into_iter().collect::<Vec<_>>(), "{what}: default");
@@ -62,7 +62,7 @@ fn compare_positional(path: &str, positional: &Positional, arg: &Arg) {
     let what = format!("{path} <{}>", positional.name);
     assert!(arg.is_positional(), "{what}: not positional");
     assert_eq!(arg.is_required_set(), positional.required, "{what}: required");
-    assert_eq!(arg.get_help().map(|h| h.to_string()).as_deref(), Some(positional.help), "{what}: help");
+    assert_eq!(arg.get_help().map(std::string::ToString::to_string).as_deref(), Some(positional.help), "{what}: help");
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn every_clap_argument_comes_from_the_table() {
         compare_flag("evodb", flag, arg, &evodb);
         assert!(arg.is_global_set(), "--{} is global", flag.name);
     }
-    let names: Vec<&str> = evodb.get_subcommands().map(|c| c.get_name()).collect();
+    let names: Vec<&str> = evodb.get_subcommands().map(clap::Command::get_name).collect();
     let table_names: Vec<&str> = CLI.commands.iter().map(|c| c.name).collect();
     assert_eq!(names, table_names, "the commands");
     let mut compared = globals;

@@ -27,7 +27,7 @@ pub mod wit_calls;
 use std::path::{Path, PathBuf};
 
 use evodb_core::json_text::{to_compact_js, to_pretty_js};
-use evodb_core::{AddRequest, Config, Database};
+use evodb_core::{AddRequest, Config, Database, ExportFormat};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -81,8 +81,8 @@ pub trait Face {
     fn plan(&mut self, db: &mut Self::Db, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String>;
     /// `Lineage` or null for an unknown id.
     fn lineage(&mut self, db: &Self::Db, id: &str) -> Value;
-    /// The text of an export: `tree`, `mermaid` or `markdown`.
-    fn export(&mut self, db: &Self::Db, format: &str) -> String;
+    /// The text of an export (the vectors use `tree`, `mermaid` and `markdown`).
+    fn export(&mut self, db: &Self::Db, format: ExportFormat) -> String;
     /// The events recorded since the last call (recording starts when the database is created).
     fn events(&mut self, db: &mut Self::Db) -> Value;
     /// Every problem `validate` finds in a database text.
@@ -138,13 +138,8 @@ impl Face for Native {
     fn lineage(&mut self, db: &Database, id: &str) -> Value {
         json!(db.lineage(id))
     }
-    fn export(&mut self, db: &Database, format: &str) -> String {
-        match format {
-            "tree" => db.lineage_tree(),
-            "mermaid" => db.lineage_mermaid(),
-            "markdown" => db.population_markdown(),
-            other => panic!("unknown export format `{other}`"),
-        }
+    fn export(&mut self, db: &Database, format: ExportFormat) -> String {
+        db.export(format)
     }
     fn events(&mut self, db: &mut Database) -> Value {
         json!(db.take_events())
@@ -213,7 +208,10 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
             face.plan(db, n, &islands("frozen"), &islands("boosted"))
         }
         "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
-        "export" => Ok(json!(face.export(db, op["format"].as_str().expect("export ops carry `format`")))),
+        "export" => {
+            let format = serde_json::from_value(op["format"].clone()).expect("export ops carry a `format`");
+            Ok(json!(face.export(db, format)))
+        }
         "events" => Ok(face.events(db)),
         "validate" => Ok(json!(face.validate(op["text"].as_str().expect("validate ops carry `text`")))),
         "policy" => {

@@ -203,7 +203,7 @@ impl Face for Recorder {
         self.call("[method]database.lineage", vec![json!(id)], Ok(wit));
         out
     }
-    fn export(&mut self, db: &Database, format: &str) -> String {
+    fn export(&mut self, db: &Database, format: evodb_core::ExportFormat) -> String {
         let out = self.native.export(db, format);
         self.call("[method]database.export", vec![json!(format)], Ok(json!(out)));
         out

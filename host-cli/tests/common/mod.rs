@@ -97,13 +97,8 @@ impl Face for Wasmtime {
                 .map(views::core::<_, evodb_core::Lineage>)
         )
     }
-    fn export(&mut self, db: &ResourceAny, format: &str) -> String {
-        let format = match format {
-            "tree" => population::ExportFormat::Tree,
-            "mermaid" => population::ExportFormat::Mermaid,
-            "markdown" => population::ExportFormat::Markdown,
-            other => panic!("unknown export format `{other}`"),
-        };
+    fn export(&mut self, db: &ResourceAny, format: evodb_core::ExportFormat) -> String {
+        let format = views::wit(format);
         self.guest.database().call_export(&mut self.store, *db, format).expect("no trap")
     }
     fn events(&mut self, db: &mut ResourceAny) -> Value {

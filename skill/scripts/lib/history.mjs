@@ -7,6 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 
+import { splitBytes } from "./input.mjs";
+
 export const HISTORY_FILE = "history.ndjson";
 
 /** How far back a torn tail is looked for at a time. */
@@ -74,13 +76,7 @@ export function historyProblems(dir) {
   if (!fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) return [];
   const bytes = fs.readFileSync(file);
   const tornTail = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
-  const lines = [];
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
-    lines.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
+  const lines = splitBytes(bytes, 0x0a);
   /** @type {string[]} */
   const problems = [];
   lines.forEach((line, i) => {

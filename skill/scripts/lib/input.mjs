@@ -141,13 +141,7 @@ function rawArgs(argv) {
   } catch {
     return null;
   }
-  const parts = [];
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0, start);
-    if (end === -1) end = bytes.length;
-    parts.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
+  const parts = splitBytes(bytes, 0);
   const raw = parts.slice(parts.length - argv.length);
   if (raw.length !== argv.length || raw.some((b, i) => LOSSY.decode(b) !== argv[i])) return null;
   return raw;
@@ -220,4 +214,21 @@ export function parseJson(text) {
   const bad = loneSurrogate(value);
   if (bad !== null) throw new SyntaxError(`lone surrogate in the string \`${JSON.stringify(bad).slice(1, -1)}\`; UTF-8 cannot hold it`);
   return value;
+}
+
+/**
+ * `bytes` cut at every `separator` byte (the separators dropped; no empty piece after a final one).
+ * @param {Uint8Array} bytes
+ * @param {number} separator
+ * @returns {Uint8Array[]}
+ */
+export function splitBytes(bytes, separator) {
+  const pieces = [];
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(separator, start);
+    if (end === -1) end = bytes.length;
+    pieces.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  return pieces;
 }

@@ -2,6 +2,7 @@
 //! object (`JSON.parse`) and comes out through `JSON.stringify`, exactly as JavaScript sees it.
 
 use evodb_conformance::{Face, VECTOR_COUNT, embedded_vectors, replay_all};
+use evodb_core::ExportFormat;
 use evodb_wasm::Database;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
@@ -63,12 +64,12 @@ impl Face for Bindgen {
     fn lineage(&mut self, db: &Database, id: &str) -> Value {
         json(db.lineage(id).expect("lineage"))
     }
-    fn export(&mut self, db: &Database, format: &str) -> String {
+    fn export(&mut self, db: &Database, format: ExportFormat) -> String {
         match format {
-            "tree" => db.lineage_tree(),
-            "mermaid" => db.lineage_mermaid(),
-            "markdown" => db.population_markdown(),
-            other => panic!("unknown export format `{other}`"),
+            ExportFormat::Json => db.to_json(),
+            ExportFormat::Tree => db.lineage_tree(),
+            ExportFormat::Mermaid => db.lineage_mermaid(),
+            ExportFormat::Markdown => db.population_markdown(),
         }
     }
     fn events(&mut self, db: &mut Database) -> Value {

@@ -291,7 +291,7 @@ impl Database {
         self.best.map(|slot| BestProgram::from(&self.population.get(slot).program))
     }
 
-    /// `info`: the seed CLI's summary. The seed program is the first with `iterationFound == 0`.
+    /// `info`: the seed CLI's summary. The initial program is the first with `iterationFound == 0`.
     pub fn info(&self) -> Info {
         let best = self.best.map(|slot| &self.population.get(slot).program);
         let seed = self.seed_program();

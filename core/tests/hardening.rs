@@ -108,7 +108,7 @@ fn the_baseline_outlives_the_initial_program_when_pruning_deletes_it() {
     for i in 0..4 {
         db.add(candidate(&seed.id, 0.5 + f64::from(i) / 10.0), 2.0).unwrap();
     }
-    assert!(db.program(&seed.id).is_none(), "the seed program was pruned");
+    assert!(db.program(&seed.id).is_none(), "the initial program was pruned");
     let stats = db.stats();
     assert_eq!(stats.baseline_fitness, Some(0.1));
     assert!((stats.improvement.unwrap() - 0.7).abs() < 1e-9);

@@ -43,7 +43,7 @@ fn a_seed_written_file_reads_as_the_seed_sees_it() {
     assert_eq!(info.best_program_id.as_deref(), Some("cf1a5563-1908-477d-a505-2aa45acb4866"));
     assert_eq!(info.seed_code_path.as_deref(), Some("/proj/src/score.js"));
     assert_eq!(db.island_members(0).len(), 18);
-    // Home islands are re-derived from the island lists (the seed program is on island 0 only).
+    // Home islands are re-derived from the island lists (the initial program is on island 0 only).
     assert_eq!(db.program("b0521ae5-bc5d-47fb-bb1b-3898ccb6f440").unwrap().island, 0);
 }
 

@@ -128,7 +128,7 @@ fn empty_island_falls_back_to_the_seed_program_and_empty_database_samples_nothin
     assert!(empty.parent.is_none() && empty.inspirations.is_empty());
     db.add(request("s", "0", 0.1), 1.0).unwrap();
     let sample = db.sample();
-    assert_eq!(sample.parent.unwrap().id, "s", "island 1 is empty: the seed program (iterationFound 0)");
+    assert_eq!(sample.parent.unwrap().id, "s", "island 1 is empty: the initial program (iterationFound 0)");
     assert!(sample.inspirations.is_empty());
     assert_eq!(db.current_island(), 1, "sampling never moves the current island");
 }

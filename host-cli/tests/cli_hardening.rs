@@ -1,6 +1,6 @@
 //! The hostile review's cases that end in success or in a repair, not a refusal (those are in
 //! `cli_bad_input.rs`): a torn history tail, a typo'd database path, standard input for `*File`
-//! flags, a demo that outlives its seed program, the warnings a seed-skill loop depends on.
+//! flags, a demo that outlives its initial program, the warnings a seed-skill loop depends on.
 
 mod cli;
 
@@ -121,5 +121,5 @@ fn the_demo_resumes_any_number_of_times_after_pruning_deleted_its_seed_program()
     let stats = evodb(&["stats", out.join("database").to_str().unwrap()]).json();
     assert!(stats["baselineFitness"].is_number(), "{stats}");
     let lineage_root = evodb(&["export", out.join("database").to_str().unwrap(), "--format", "json"]);
-    assert!(!lineage_root.stdout.contains("\"iterationFound\": 0,"), "the seed program was pruned");
+    assert!(!lineage_root.stdout.contains("\"iterationFound\": 0,"), "the initial program was pruned");
 }

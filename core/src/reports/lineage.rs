@@ -81,7 +81,7 @@ impl Database {
     }
 
     /// The live population's family tree as indented ASCII (evoidea's `tree`): each program
-    /// under its live parent, roots (the seed program, orphans of pruned parents) first, oldest
+    /// under its live parent, roots (the initial program, orphans of pruned parents) first, oldest
     /// first at every level, the best marked `★`.
     ///
     /// ```

@@ -1,5 +1,5 @@
 //! `stats`: the population's figures — size, best and mean fitness overall and per island, and the
-//! improvement over the baseline (the seed program).
+//! improvement over the baseline (the initial program).
 
 use std::collections::BTreeMap;
 

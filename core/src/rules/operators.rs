@@ -96,7 +96,7 @@ impl Database {
 
     /// Exploration: the island with the fewest members (the lowest number on ties), avoiding the
     /// islands of the last 3 candidates when they were all rejected; its best member is the
-    /// starting point, or — for an empty island — the seed program ("from scratch").
+    /// starting point, or — for an empty island — the initial program ("from scratch").
     fn explore(&mut self, target: Option<u32>, avoid_recent: bool) -> Work {
         let island = target.unwrap_or_else(|| {
             let recent: Vec<u32> = if avoid_recent { self.candidates.recent_islands(3).collect() } else { Vec::new() };

@@ -50,7 +50,7 @@ impl Database {
 
     /// `sample_parent`: with probability `explorationRatio` a uniform pick from the island,
     /// otherwise a uniform pick among its `exploitationTop` best. An empty island falls back
-    /// to the seed program (`iterationFound == 0`), else a uniform pick from all programs.
+    /// to the initial program (`iterationFound == 0`), else a uniform pick from all programs.
     fn sample_parent(&mut self) -> Option<u32> {
         let island = &self.islands[self.current_island as usize];
         if island.is_empty() {
@@ -65,7 +65,7 @@ impl Database {
         island.top(top).nth(k).map(|key| key.slot)
     }
 
-    /// `empty_island_fallback`: the seed program, else any program, else none.
+    /// `empty_island_fallback`: the initial program, else any program, else none.
     pub(crate) fn empty_island_fallback(&mut self) -> Option<u32> {
         if let Some(slot) = self.population.slots().find(|&s| self.population.get(s).program.iteration_found == 0) {
             return Some(slot);

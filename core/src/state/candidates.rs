@@ -42,7 +42,7 @@ pub(crate) struct CandidateLog {
     /// Code hash (16 hex digits) → first result, when dedupe is on.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub cache: BTreeMap<String, CachedResult>,
-    /// The seed program's fitness, remembered when pruning deletes it, so the improvement over
+    /// The initial program's fitness, remembered when pruning deletes it, so the improvement over
     /// the baseline outlives the program (written only then: other files keep their bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline_fitness: Option<f64>,

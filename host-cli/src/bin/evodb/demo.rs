@@ -43,7 +43,7 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
         println!("Seeded {} | {}", seeded.id, format_metrics(&metrics));
         1
     } else {
-        // The best program, not the seed program: pruning may have deleted the latter.
+        // The best program, not the initial program: pruning may have deleted the latter.
         let best = session.read(|m, st, db| ok(m.call_best(st, db)))?;
         if !best.is_some_and(|best| best.target_code.starts_with(CODE_PREFIX)) {
             return Err(Failure::BadInput(format!(

@@ -75,5 +75,5 @@ test("the jco command gives an ES module with population.Database.create(configJ
   const { population } = await import(`${root}${out}/evodb-pure.js`);
   const db = population.Database.create(JSON.stringify({ numIslands: 2 }), 42n);
   assert.equal(db.info().isEmpty, true);
-  assert.equal(JSON.parse(db.toJson()).numIslands, 2);
+  assert.equal(JSON.parse(db.export("json")).numIslands, 2);
 });

@@ -5,7 +5,7 @@
 //! needs no per-type code: it lowers arguments and lifts results generically, by the component's
 //! own types, and compares. `bless` writes the file; a test fails when it is stale.
 
-use evodb_core::{Database, Metrics};
+use evodb_core::{AddRequest, Database, Error, ExportFormat, Metrics};
 use serde_json::{Map, Value, json};
 
 use crate::{Face, Native, Vector, replay_on};
@@ -136,8 +136,19 @@ fn request_json(request: &Value) -> Value {
     request.wit_json()
 }
 
-fn parsed<T: serde::de::DeserializeOwned>(value: Value) -> T {
-    serde_json::from_value(value).expect("the native face returns the core's JSON")
+impl Recorder {
+    /// Records `name` answering `value` (or the error code), and returns the core's JSON of it
+    /// for the face-neutral comparison.
+    fn answer<T: WitJson + serde::Serialize>(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        value: Result<T, Error>,
+    ) -> Result<Value, String> {
+        let value = value.map_err(|e| e.code().to_string());
+        self.call(name, args, value.as_ref().map(WitJson::wit_json).map_err(Clone::clone));
+        value.map(|v| json!(v))
+    }
 }
 
 impl Face for Recorder {
@@ -151,62 +162,41 @@ impl Face for Recorder {
         self.open("[static]database.from-json", vec![json!(text)], db)
     }
     fn to_json(&mut self, db: &Database) -> String {
-        let text = self.native.to_json(db);
+        let text = db.to_json();
         self.call("[method]database.export", vec![json!("json")], Ok(json!(text)));
         text
     }
     fn add(&mut self, db: &mut Database, request: &Value, now: f64) -> Result<Value, String> {
-        let out = self.native.add(db, request, now);
-        let wit = out.clone().map(|v| parsed::<evodb_core::AddOutcome>(v).wit_json());
-        self.call("[method]database.add", vec![request_json(request), json!(now)], wit);
-        out
+        let outcome = AddRequest::from_json(&request.to_string()).and_then(|request| db.add(request, now));
+        self.answer("[method]database.add", vec![request_json(request), json!(now)], outcome)
     }
     fn sample(&mut self, db: &mut Database) -> Value {
-        let out = self.native.sample(db);
-        self.call("[method]database.sample", vec![], Ok(parsed::<evodb_core::Sample>(out.clone()).wit_json()));
-        out
+        let sample = db.sample();
+        self.answer("[method]database.sample", vec![], Ok(sample)).expect("infallible")
     }
     fn best(&mut self, db: &Database) -> Value {
-        let out = self.native.best(db);
-        self.call(
-            "[method]database.best",
-            vec![],
-            Ok(parsed::<Option<evodb_core::BestProgram>>(out.clone()).wit_json()),
-        );
-        out
+        self.answer("[method]database.best", vec![], Ok(db.best())).expect("infallible")
     }
     fn info(&mut self, db: &Database) -> Value {
-        let out = self.native.info(db);
-        self.call("[method]database.info", vec![], Ok(parsed::<evodb_core::Info>(out.clone()).wit_json()));
-        out
+        self.answer("[method]database.info", vec![], Ok(db.info())).expect("infallible")
     }
     fn stats(&mut self, db: &Database) -> Value {
-        let out = self.native.stats(db);
-        self.call("[method]database.stats", vec![], Ok(parsed::<evodb_core::Stats>(out.clone()).wit_json()));
-        out
+        self.answer("[method]database.stats", vec![], Ok(db.stats())).expect("infallible")
     }
     fn should_stop(&mut self, db: &Database) -> Value {
-        let out = self.native.should_stop(db);
-        let wit = parsed::<evodb_core::StopVerdict>(out.clone()).wit_json();
-        self.call("[method]database.should-stop", vec![], Ok(wit));
-        out
+        self.answer("[method]database.should-stop", vec![], Ok(db.should_stop())).expect("infallible")
     }
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
-        let out = self.native.plan(db, n, frozen, boosted);
-        let wit = out.clone().map(|v| parsed::<evodb_core::Plan>(v).wit_json());
-        self.call("[method]database.plan", vec![json!(n), json!(frozen), json!(boosted)], wit);
-        out
+        let plan = db.plan(n, frozen, boosted);
+        self.answer("[method]database.plan", vec![json!(n), json!(frozen), json!(boosted)], plan)
     }
     fn lineage(&mut self, db: &Database, id: &str) -> Value {
-        let out = self.native.lineage(db, id);
-        let wit = parsed::<Option<evodb_core::Lineage>>(out.clone()).wit_json();
-        self.call("[method]database.lineage", vec![json!(id)], Ok(wit));
-        out
+        self.answer("[method]database.lineage", vec![json!(id)], Ok(db.lineage(id))).expect("infallible")
     }
-    fn export(&mut self, db: &Database, format: evodb_core::ExportFormat) -> String {
-        let out = self.native.export(db, format);
-        self.call("[method]database.export", vec![json!(format)], Ok(json!(out)));
-        out
+    fn export(&mut self, db: &Database, format: ExportFormat) -> String {
+        let text = db.export(format);
+        self.call("[method]database.export", vec![json!(format)], Ok(json!(text)));
+        text
     }
     fn events(&mut self, db: &mut Database) -> Value {
         let events = db.take_events();
@@ -215,16 +205,19 @@ impl Face for Recorder {
         json!(events)
     }
     fn validate(&mut self, text: &str) -> Vec<String> {
-        let out = self.native.validate(text);
-        self.call("validate", vec![json!(text)], Ok(json!(out)));
-        out
+        let problems = Database::validate_json(text);
+        self.call("validate", vec![json!(text)], Ok(json!(problems)));
+        problems
     }
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
-        let out = self.native.policy(changed, target, protected);
-        let wit = parsed::<evodb_core::PolicyVerdict>(out.clone()).wit_json();
-        self.call("policy-check", vec![json!(changed), json!(target), json!(protected)], Ok(wit));
-        out
+        let verdict = evodb_core::policy_check(&paths(changed), target, protected.map(paths).as_deref());
+        let args = vec![json!(changed), json!(target), json!(protected)];
+        self.answer("policy-check", args, Ok(verdict)).expect("infallible")
     }
+}
+
+fn paths(list: &[String]) -> Vec<&str> {
+    list.iter().map(String::as_str).collect()
 }
 
 /// The calls that replay `vector` through the WIT interface (the last reads the database's

@@ -85,26 +85,22 @@ impl Session<'_> {
         self.run(true, op)
     }
 
-    /// `init`: a new database from `config_json`, saved; refused when the directory holds one.
+    /// `init`: a new database from `config_json`, saved; refused when the directory holds one
+    /// (the writer's lock is held, so the check stands until the save).
     pub fn init(&mut self, config_json: &str, rng_seed: u64) -> Result<population::DatabaseInfo, Failure> {
-        let (interface, methods) =
-            (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
-        let existing = self.host.call(&mut self.store, |store| {
-            let loaded = interface.call_load(&mut *store, GUEST_DIR)?;
-            Ok(loaded.map(|db| db.is_some()))
-        });
-        if existing.map_err(|e| self.failed(e))? {
+        if self.dir.path().is_some_and(|dir| dir.join(DATABASE_FILE).exists()) {
             return Err(Failure::BadInput(format!(
                 "`{}` already holds a database; use it as it is, or remove it to start over",
                 self.user_path.join(DATABASE_FILE).display()
             )));
         }
+        let (interface, methods) =
+            (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
         let result = self.host.call(&mut self.store, |store| {
-            let db = match methods.call_create(&mut *store, config_json, rng_seed)? {
+            let db = match create_recording(&methods, store, config_json, rng_seed)? {
                 Ok(db) => db,
                 Err(e) => return Ok(Err(e)),
             };
-            methods.call_record_events(&mut *store, db, true)?;
             if let Err(e) = interface.call_save(&mut *store, GUEST_DIR, db)? {
                 return Ok(Err(e));
             }
@@ -140,11 +136,7 @@ impl Session<'_> {
         let result = self.host.call(&mut self.store, |store| {
             let db = match interface.call_load(&mut *store, GUEST_DIR)? {
                 Ok(Some(db)) => db,
-                Ok(None) => {
-                    let db = methods.call_create(&mut *store, "{}", 0)?.expect("the default config is valid");
-                    methods.call_record_events(&mut *store, db, true)?;
-                    db
-                }
+                Ok(None) => create_recording(&methods, store, "{}", 0)?.expect("the default config is valid"),
                 Err(e) => return Ok(Err(e)),
             };
             let value = match op(&methods, &mut *store, db)? {
@@ -164,6 +156,21 @@ impl Session<'_> {
         self.dir.clean_up_after_failure();
         Failure::from(err).map_message(|m| user_paths(m, &self.user_path))
     }
+}
+
+/// A new database that records its events from `created` on, as a saved history must begin.
+fn create_recording(
+    methods: &Methods<'_>,
+    store: &mut Store<State>,
+    config_json: &str,
+    rng_seed: u64,
+) -> Outcome<ResourceAny> {
+    let db = match methods.call_create(&mut *store, config_json, rng_seed)? {
+        Ok(db) => db,
+        Err(e) => return Ok(Err(e)),
+    };
+    methods.call_record_events(&mut *store, db, true)?;
+    Ok(Ok(db))
 }
 
 /// An infallible method's result as an [`Outcome`].

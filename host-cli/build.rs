@@ -1,10 +1,10 @@
 //! Builds what the `evodb` binary embeds, so that `cargo build`, `cargo test` and
 //! `cargo install --path host-cli` need no script first:
 //!
-//! 1. the `with-store` component: a nested `cargo build` of `evodb-component` for wasm32-wasip2
-//!    (profile `wasm-store`) into this build's own target directory, the way
-//!    `substrate-wasm-builder` builds a runtime (it installs the wasm32-wasip2 target through
-//!    rustup when it is missing);
+//! 1. the `with-store` component: a nested `cargo build` of `evodb-component` for
+//!    wasm32-unknown-unknown (profile `wasm-store`) into this build's own target directory, the
+//!    way `substrate-wasm-builder` builds a runtime (it installs the target through rustup when it
+//!    is missing), made a component by `wit-component` (what `jco new` does for the pure one);
 //! 2. its machine code: precompiled here by wasmtime with the runtime's engine settings
 //!    (`src/engine_config.rs`) for the target's baseline CPU, so no call of the binary compiles
 //!    anything and nothing is cached on disk;
@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 #[path = "src/engine_config.rs"]
 mod engine_config;
 
-const COMPONENT_TARGET: &str = "wasm32-wasip2";
+const COMPONENT_TARGET: &str = "wasm32-unknown-unknown";
 const COMPONENT_PROFILE: &str = "wasm-store";
 
 fn main() {
@@ -30,11 +30,12 @@ fn main() {
         println!("cargo:rerun-if-changed={}", workspace.join(input).display());
     }
 
-    let component = build_component(&workspace, &out);
-    let bytes = fs::read(&component).unwrap_or_else(|e| fail(&format!("cannot read `{}`: {e}", component.display())));
+    let module = build_component(&workspace, &out);
+    let module = fs::read(&module).unwrap_or_else(|e| fail(&format!("cannot read `{}`: {e}", module.display())));
+    let bytes = componentize(&module);
     let machine_code = precompile(&bytes);
     fs::write(out.join("evodb-store.cwasm"), machine_code).expect("OUT_DIR is writable");
-    fs::copy(&component, out.join("evodb-store.wasm")).expect("OUT_DIR is writable");
+    fs::write(out.join("evodb-store.wasm"), &bytes).expect("OUT_DIR is writable");
 
     let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
     println!("cargo:rustc-env=EVODB_COMPONENT_SHA256={digest}");
@@ -44,11 +45,11 @@ fn main() {
     println!("cargo:rustc-env=EVODB_LONG_VERSION={evodb} (wasmtime {wasmtime}, component sha256:{digest})");
 }
 
-/// Runs the nested cargo and returns the component it wrote.
+/// Runs the nested cargo and returns the core module it wrote.
 fn build_component(workspace: &Path, out: &Path) -> PathBuf {
     ensure_target_installed();
-    // OUT_DIR is `<target dir>[/<triple>]/<profile>/build/<pkg>-<hash>/out`; the component goes to
-    // `<target dir>/wasm32-wasip2/wasm-store/`, where `wasm/build.sh` builds the same artefact.
+    // OUT_DIR is `<target dir>[/<triple>]/<profile>/build/<pkg>-<hash>/out`; the module goes to
+    // `<target dir>/wasm32-unknown-unknown/wasm-store/`, where `wasm/build.sh` builds the same one.
     // Its lock files live under other profile directories than ours, so the nested cargo does not
     // wait for this one.
     let target_dir = outer_target_dir(out);
@@ -70,7 +71,7 @@ fn build_component(workspace: &Path, out: &Path) -> PathBuf {
     let status = command.status().unwrap_or_else(|e| fail(&format!("cannot run cargo: {e}")));
     if !status.success() {
         fail(
-            "the nested `cargo build -p evodb-component --features store --target wasm32-wasip2` failed (its output is above)",
+            "the nested `cargo build -p evodb-component --features store --target wasm32-unknown-unknown` failed (its output is above)",
         );
     }
     target_dir.join(COMPONENT_TARGET).join(COMPONENT_PROFILE).join("evodb_component.wasm")
@@ -88,7 +89,7 @@ fn outer_target_dir(out: &Path) -> PathBuf {
     }
 }
 
-/// The wasm32-wasip2 standard library must be installed; rustup adds it when it can.
+/// The wasm32-unknown-unknown standard library must be installed; rustup adds it when it can.
 fn ensure_target_installed() {
     let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let libdir = Command::new(&rustc).args(["--print", "target-libdir", "--target", COMPONENT_TARGET]).output();
@@ -107,6 +108,13 @@ fn ensure_target_installed() {
              run `rustup target add {COMPONENT_TARGET}`"
         ));
     }
+}
+
+/// The core module as a component: wit-bindgen embedded the world's types in it.
+fn componentize(module: &[u8]) -> Vec<u8> {
+    let mut encoder = wit_component::ComponentEncoder::default();
+    let encoded = encoder.module(module).and_then(|e| e.validate(true).encode());
+    encoded.unwrap_or_else(|e| fail(&format!("cannot make the store module a component: {e:#}")))
 }
 
 /// The component as machine code for the target's baseline CPU: it loads on any machine of the

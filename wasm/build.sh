@@ -9,15 +9,13 @@
 #                               CI rebuilds them and fails if they differ from what is committed.
 #   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
 #                               componentized by `jco new`)
-#   wasm/dist/evodb-store.wasm  the component of the `with-store` world (wasm32-wasip2); the evodb
-#                               binary builds its own copy from host-cli/build.rs
+#   wasm/dist/evodb-store.wasm  the component of the `with-store` world (imports only the host's
+#                               `files`); the evodb binary builds the same from host-cli/build.rs
 # Installs what it needs when missing: the wasm32 targets, the pinned wasm-bindgen CLI, and the
 # workspace's npm packages (jco, binaryen's wasm-opt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for target in wasm32-unknown-unknown wasm32-wasip2; do
-  rustup target list --installed | grep -qx "$target" || rustup target add "$target"
-done
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 if ! wasm-bindgen --version 2>/dev/null | grep -q ' 0\.2\.130'; then
   # No --locked: the CLI's lockfile names a yanked crate (cargo install reports it).
   cargo install wasm-bindgen-cli --version =0.2.130
@@ -74,8 +72,8 @@ cp target/wasm32-unknown-unknown/wasm-release/evodb_component.wasm target/evodb-
 optimize target/evodb-pure-core.wasm
 "$bin/jco" new target/evodb-pure-core.wasm -o wasm/dist/evodb-pure.wasm
 # The store component is what the evodb binary embeds: built for speed (profile wasm-store).
-cargo build -q -p evodb-component --features store --target wasm32-wasip2 --profile wasm-store
-cp target/wasm32-wasip2/wasm-store/evodb_component.wasm wasm/dist/evodb-store.wasm
+cargo build -q -p evodb-component --features store --target wasm32-unknown-unknown --profile wasm-store
+"$bin/jco" new target/wasm32-unknown-unknown/wasm-store/evodb_component.wasm -o wasm/dist/evodb-store.wasm
 
 size() { printf '{"artifact":"%s","bytes":%d,"target_bytes":%d}\n' "$1" "$(stat -c %s "$1")" "$2"; }
 size www/pkg/evodb_bg.wasm 256000

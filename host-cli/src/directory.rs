@@ -1,9 +1,9 @@
 //! The database directory as the host sees it: resolved, created for writers, and locked.
 //!
-//! WASI has no file locks, so the host takes them: writers (every command that changes
+//! The host takes the locks: writers (every command that changes
 //! `database.json`, `sample` included, since it advances the saved PRNG) hold an exclusive lock
 //! on `<dir>/.evodb.lock` for the whole read-modify-write; parallel workers queue on it and no
-//! add is lost. Readers take no lock: the component replaces `database.json` atomically, so a
+//! add is lost. Readers take no lock: a commit replaces `database.json` atomically, so a
 //! reader sees the old file or the new one.
 
 use std::fs::{self, File, OpenOptions};
@@ -11,22 +11,23 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::HostError;
+use crate::files::Files;
 
 const LOCK_FILE: &str = ".evodb.lock";
 /// The database file inside the directory.
 pub const DATABASE_FILE: &str = "database.json";
-/// What the component writes before renaming it over [`DATABASE_FILE`].
-const TEMP_FILE: &str = "database.json.tmp";
+/// What a commit writes before renaming it over [`DATABASE_FILE`].
+pub(crate) const TEMP_FILE: &str = "database.json.tmp";
 
-/// `database.json` and `history.ndjson` must be regular files where they exist: reading a FIFO
-/// would block the call in the host, where no time budget reaches it. (Symlinks are refused by
-/// the component itself.)
+/// `database.json` and `history.ndjson` must be regular files where they exist, checked before
+/// the call so a refused file changes nothing: a symlink could lead out of the directory, and
+/// reading a FIFO would block. (`files` checks again as it opens them.)
 fn refuse_special_files(dir: &Path) -> Result<(), HostError> {
     for name in [DATABASE_FILE, crate::history::HISTORY_FILE] {
         let path = dir.join(name);
         let Ok(meta) = fs::symlink_metadata(&path) else { continue };
         let kind = meta.file_type();
-        if kind.is_file() || kind.is_symlink() {
+        if kind.is_file() {
             continue;
         }
         return Err(HostError::Io(format!(
@@ -65,7 +66,7 @@ pub enum Access {
 #[derive(Debug)]
 pub struct DatabaseDir {
     path: Option<PathBuf>,
-    _lock: Option<File>,
+    lock: Option<File>,
     /// This writer created the directory (it is removed again if the call fails).
     created: bool,
     /// What the writer repaired before the call (a torn history tail), to tell the user.
@@ -81,7 +82,7 @@ impl DatabaseDir {
             HostError::Io(format!("cannot {action} `{}`: {e}; check the path and its permissions", p.display()))
         };
         if access == Access::Read && !path.exists() {
-            return Ok(DatabaseDir { path: None, _lock: None, created: false, repaired: None });
+            return Ok(DatabaseDir { path: None, lock: None, created: false, repaired: None });
         }
         if path.exists() && !path.is_dir() {
             return Err(HostError::Io(format!(
@@ -113,11 +114,11 @@ impl DatabaseDir {
             Access::Write => crate::history::repair_torn_tail(&resolved).map_err(HostError::Io)?,
             Access::Read => None,
         };
-        Ok(DatabaseDir { path: Some(resolved), _lock: lock, created, repaired })
+        Ok(DatabaseDir { path: Some(resolved), lock, created, repaired })
     }
 
     /// After a failed writer call (e.g. interrupted by the time budget mid-save): removes the
-    /// temp file the component may have left and, if this call created the directory, the
+    /// temp file a commit may have left and, if this call created the directory, the
     /// directory again, so a refused call leaves the file system as it found it.
     pub fn clean_up_after_failure(&self) {
         let Some(dir) = &self.path else { return };
@@ -126,6 +127,15 @@ impl DatabaseDir {
         {
             let _ = fs::remove_file(dir.join(LOCK_FILE));
             let _ = fs::remove_dir(dir);
+        }
+    }
+
+    /// What an instance may do here: read and commit under this writer's lock, or only read.
+    /// `shown` is the directory as the user named it, for messages.
+    pub fn files(&self, shown: &Path) -> Files {
+        match (&self.path, &self.lock) {
+            (Some(dir), Some(_)) => Files::read_write(dir, shown),
+            (dir, _) => Files::read_only(dir.as_deref(), shown),
         }
     }
 

@@ -8,7 +8,7 @@ use wasmtime::component::Component;
 
 use crate::runtime::Host;
 
-/// The `with-store` component (wasm32-wasip2).
+/// The `with-store` component.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/evodb-store.wasm"));
 /// [`COMPONENT`] compiled by wasmtime at build time.
 pub const MACHINE_CODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/evodb-store.cwasm"));

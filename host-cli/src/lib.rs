@@ -1,6 +1,6 @@
 //! The evodb host: runs the evodb component under wasmtime. An instance of the `with-store`
-//! world sees one preopened directory (the database's) and nothing else: no environment, no
-//! arguments, no network. Every call runs under a time budget (epoch interruption) and a memory
+//! world can read and commit the two files of one database directory through the host's `files`
+//! import, and reach nothing else: no WASI, so no file system, environment, clock or network. Every call runs under a time budget (epoch interruption) and a memory
 //! cap, and writers hold an exclusive lock on the directory around their read-modify-write.
 //!
 //! The `evodb` binary (`src/bin/evodb/`) is built on these pieces:
@@ -13,6 +13,7 @@ mod directory;
 pub mod embedded;
 mod engine_config;
 mod error;
+mod files;
 pub mod history;
 mod runtime;
 pub mod trial;
@@ -25,4 +26,5 @@ pub mod bindings {
 pub use bindings::exports::evodb::population::{population, store};
 pub use directory::{Access, DATABASE_FILE, DatabaseDir, describe_file_type};
 pub use error::HostError;
-pub use runtime::{GUEST_DIR, Host, Limits, State};
+pub use files::Files;
+pub use runtime::{Host, Limits, State};

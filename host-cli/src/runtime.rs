@@ -1,21 +1,17 @@
 //! The wasmtime engine, the sandbox each instance gets, and the limits on every call.
 
-use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use wasmtime::component::{Component, Linker, ResourceTable};
+use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, ResourceLimiter, Store, Trap};
-use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::bindings::WithStore;
 use crate::engine_config::engine_config;
 use crate::error::HostError;
+use crate::files::Files;
 use crate::population;
-
-/// Where the database directory appears inside the component.
-pub const GUEST_DIR: &str = "/db";
 
 /// Bounds on every component call.
 #[derive(Clone, Copy, Debug)]
@@ -34,18 +30,10 @@ impl Default for Limits {
     }
 }
 
-/// Per-instance host state: the WASI context (just the preopen), its resource table and the
-/// memory cap.
+/// Per-instance host state: the files it was granted and the memory cap.
 pub struct State {
-    ctx: WasiCtx,
-    table: ResourceTable,
+    pub(crate) files: Files,
     memory: MemoryCap,
-}
-
-impl WasiView for State {
-    fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.ctx, table: &mut self.table }
-    }
 }
 
 /// Refuses memory growth beyond the cap and remembers that it did, so the trap that follows
@@ -67,7 +55,8 @@ impl ResourceLimiter for MemoryCap {
     }
 }
 
-/// A wasmtime engine (with epoch interruption) and a linker holding WASI p2.
+/// A wasmtime engine (with epoch interruption) and a linker holding the `files` import: the only
+/// thing an instance can reach (no WASI).
 pub struct Host {
     engine: Engine,
     linker: Linker<State>,
@@ -82,7 +71,7 @@ impl Host {
     pub fn with_limits(limits: Limits) -> wasmtime::Result<Host> {
         let engine = Engine::new(&engine_config())?;
         let mut linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        WithStore::add_to_linker::<_, HasSelf<_>>(&mut linker, |state| state)?;
         Ok(Host { engine, linker, limits })
     }
 
@@ -90,21 +79,14 @@ impl Host {
         &self.engine
     }
 
-    /// A store whose WASI context preopens `dir` (read-write) at [`GUEST_DIR`], or nothing.
-    /// No environment, arguments, stdio or network: WASI's defaults, with sockets denied
-    /// explicitly.
-    pub fn store(&self, dir: Option<&Path>) -> wasmtime::Result<Store<State>> {
-        let mut builder = WasiCtxBuilder::new();
-        builder.allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false);
-        if let Some(dir) = dir {
-            builder.preopened_dir(dir, GUEST_DIR, wasmtime_wasi::FsPerms::ReadWrite)?;
-        }
+    /// A store whose instance may use `files` (a directory's two files, or none).
+    pub fn store(&self, files: Files) -> Store<State> {
         let memory = MemoryCap { max: self.limits.memory_bytes, exceeded: false };
-        let mut store = Store::new(&self.engine, State { ctx: builder.build(), table: ResourceTable::new(), memory });
+        let mut store = Store::new(&self.engine, State { files, memory });
         store.limiter(|state| &mut state.memory);
         // Instantiation runs guest code too; calls re-arm the deadline in `call`.
         store.set_epoch_deadline(1);
-        Ok(store)
+        store
     }
 
     /// Instantiates a component of the `with-store` world.

@@ -1,16 +1,16 @@
 //! The machine code built into the binary: it loads without a compiler (there is none in the
 //! binary) and names what it embeds.
 
-use evodb_host::{GUEST_DIR, Host, embedded};
+use evodb_host::{Files, Host, embedded};
 
 #[test]
 fn the_built_in_machine_code_loads_and_runs() {
     let host = Host::new().unwrap();
     let component = embedded::load(&host).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut store = host.store(Some(dir.path())).unwrap();
+    let mut store = host.store(Files::read_write(dir.path(), dir.path()));
     let bindings = host.instantiate_store(&mut store, &component).unwrap();
-    let loaded = bindings.evodb_population_store().call_load(&mut store, GUEST_DIR).unwrap().unwrap();
+    let loaded = bindings.evodb_population_store().call_load(&mut store).unwrap().unwrap();
     assert!(loaded.is_none(), "an empty directory holds no database");
 }
 

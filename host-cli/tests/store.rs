@@ -1,5 +1,5 @@
 //! The `store` interface under wasmtime: each call is a fresh instance (as each CLI process is)
-//! that sees only the preopened database directory; `database.json` is replaced atomically,
+//! granted one database directory's files; `database.json` is replaced atomically,
 //! `history.ndjson` gets one line per changing operation, and a failed call changes nothing.
 
 mod common;
@@ -10,7 +10,7 @@ use common::{Wasmtime, load, request};
 use evodb_conformance::Face;
 use evodb_host::bindings::WithStore;
 use evodb_host::views;
-use evodb_host::{GUEST_DIR, Host, State, population};
+use evodb_host::{Files, Host, State, population};
 use serde_json::{Value, json};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -30,9 +30,13 @@ impl Fixture {
         Fixture { host, component, dir: tempfile::tempdir().unwrap() }
     }
 
-    /// A new instance, as a new process would make, preopening the fixture's directory.
+    /// A new instance, as a new writing process would make, granted the fixture's directory.
     fn instance(&self) -> (Store<State>, WithStore) {
-        let mut store = self.host.store(Some(self.dir.path())).unwrap();
+        self.instance_with(Files::read_write(self.dir.path(), self.dir.path()))
+    }
+
+    fn instance_with(&self, files: Files) -> (Store<State>, WithStore) {
+        let mut store = self.host.store(files);
         let bindings = self.host.instantiate_store(&mut store, &self.component).unwrap();
         (store, bindings)
     }
@@ -40,12 +44,11 @@ impl Fixture {
     /// One writing process: load (or create) the database in `dir`, run `op`, save it.
     fn write<T>(
         &self,
-        dir: &str,
         op: impl FnOnce(&population::GuestDatabase<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
     ) -> Result<T, population::Error> {
         let (mut store, b) = self.instance();
         let (s, m) = (b.evodb_population_store(), b.evodb_population_population().database());
-        let db = match s.call_load(&mut store, dir).unwrap()? {
+        let db = match s.call_load(&mut store).unwrap()? {
             Some(db) => db,
             None => {
                 let db = m.call_create(&mut store, "{}", 0).unwrap()?;
@@ -54,26 +57,21 @@ impl Fixture {
             }
         };
         let value = op(&m, &mut store, db).unwrap()?;
-        s.call_save(&mut store, dir, db).unwrap()?;
+        s.call_save(&mut store, db).unwrap()?;
         Ok(value)
     }
 
     /// `init`: a new database with `config`, saved.
-    fn init(&self, dir: &str, config: &str, rng_seed: u64) -> Result<(), population::Error> {
+    fn init(&self, config: &str, rng_seed: u64) -> Result<(), population::Error> {
         let (mut store, b) = self.instance();
         let (s, m) = (b.evodb_population_store(), b.evodb_population_population().database());
         let db = m.call_create(&mut store, config, rng_seed).unwrap()?;
         m.call_record_events(&mut store, db, true).unwrap();
-        s.call_save(&mut store, dir, db).unwrap()
+        s.call_save(&mut store, db).unwrap()
     }
 
-    fn add(
-        &self,
-        dir: &str,
-        request: &population::AddRequest,
-        now: f64,
-    ) -> Result<population::AddOutcome, population::Error> {
-        self.write(dir, |m, store, db| m.call_add(store, db, request, now))
+    fn add(&self, request: &population::AddRequest, now: f64) -> Result<population::AddOutcome, population::Error> {
+        self.write(|m, store, db| m.call_add(store, db, request, now))
     }
 
     fn file(&self, name: &str) -> Vec<u8> {
@@ -90,20 +88,20 @@ fn req(i: usize) -> Value {
 fn store_calls_match_the_in_memory_database_byte_for_byte() {
     let fx = Fixture::new();
     let config = r#"{"numIslands": 2, "maxIslandSize": 6, "migrationInterval": 4}"#;
-    fx.init(GUEST_DIR, config, 9).unwrap();
+    fx.init(config, 9).unwrap();
 
     let mut memory = Wasmtime::new(&fx.host, &fx.component);
     let mut db = memory.create(config, 9).unwrap();
     let mut ops = 1;
     for i in 0..30 {
-        let stored = fx.add(GUEST_DIR, &request(&req(i)), i as f64).unwrap();
+        let stored = fx.add(&request(&req(i)), i as f64).unwrap();
         assert_eq!(
             serde_json::json!(views::core::<_, evodb_core::AddOutcome>(stored)),
             memory.add(&mut db, &req(i), i as f64).unwrap()
         );
         ops += 1;
         if i % 3 == 0 {
-            let stored = fx.write(GUEST_DIR, |m, store, db| m.call_sample(store, db).map(Ok)).unwrap();
+            let stored = fx.write(|m, store, db| m.call_sample(store, db).map(Ok)).unwrap();
             assert_eq!(
                 serde_json::json!(views::core::<_, evodb_core::Sample>(stored)),
                 memory.sample(&mut db),
@@ -132,36 +130,51 @@ fn store_calls_match_the_in_memory_database_byte_for_byte() {
 #[test]
 fn failed_calls_leave_every_file_byte_identical() {
     let fx = Fixture::new();
-    fx.init(GUEST_DIR, "{}", 1).unwrap();
-    fx.add(GUEST_DIR, &request(&req(1)), 2.0).unwrap();
+    fx.init("{}", 1).unwrap();
+    fx.add(&request(&req(1)), 2.0).unwrap();
     let (before, history) = (fx.file("database.json"), fx.file("history.ndjson"));
 
     let mut bad = request(&req(2));
     bad.metrics = vec![("score".into(), f64::NAN)];
-    let nan = fx.add(GUEST_DIR, &bad, 3.0);
+    let nan = fx.add(&bad, 3.0);
     assert!(matches!(&nan, Err(population::Error::InvalidInput(m)) if m.contains("metrics.score")), "{nan:?}");
-    let bad_config = fx.init("/db/sub", r#"{"numIslands": "three"}"#, 1);
+    let bad_config = fx.init(r#"{"numIslands": "three"}"#, 1);
     assert!(matches!(&bad_config, Err(population::Error::InvalidConfig(m)) if m.contains("numIslands")));
     assert_eq!((fx.file("database.json"), fx.file("history.ndjson")), (before.clone(), history.clone()));
 
     // A torn file is reported, and left as it is for the user to restore.
     let torn = &before[..before.len() / 2];
     std::fs::write(fx.dir.path().join("database.json"), torn).unwrap();
-    let err = fx.add(GUEST_DIR, &request(&req(3)), 4.0);
+    let err = fx.add(&request(&req(3)), 4.0);
     assert!(matches!(&err, Err(population::Error::CorruptDatabase(m)) if m.contains("ends early")), "{err:?}");
     assert_eq!(fx.file("database.json"), torn);
     assert_eq!(fx.file("history.ndjson"), history);
 }
 
 #[test]
-fn the_component_sees_only_the_preopened_directory() {
+fn a_reader_cannot_commit_and_links_are_not_followed() {
     let fx = Fixture::new();
+    fx.init("{}", 1).unwrap();
+    let before = (fx.file("database.json"), fx.file("history.ndjson"));
+
+    // An instance granted the directory for reading loads it, and its save is refused.
+    let (mut store, b) = fx.instance_with(Files::read_only(Some(fx.dir.path()), fx.dir.path()));
+    let db = b.evodb_population_store().call_load(&mut store).unwrap().unwrap().expect("a database");
+    let saved = b.evodb_population_store().call_save(&mut store, db).unwrap();
+    assert!(matches!(&saved, Err(population::Error::Io(m)) if m.contains("reading only")), "{saved:?}");
+    assert_eq!((fx.file("database.json"), fx.file("history.ndjson")), before);
+
+    // A history that links out of the directory is neither read nor appended to.
     let outside = tempfile::tempdir().unwrap();
-    let escape = format!("{GUEST_DIR}/../..{}", outside.path().display());
-    for dir in [outside.path().to_str().unwrap(), escape.as_str(), "/", "/db/.."] {
-        let result = fx.add(dir, &request(&req(1)), 1.0);
-        assert!(matches!(&result, Err(population::Error::Io(_))), "{dir}: {result:?}");
-    }
-    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written outside");
-    assert!(!Path::new("/database.json").exists());
+    let log = outside.path().join("log.ndjson");
+    std::fs::write(&log, "").unwrap();
+    std::fs::remove_file(fx.dir.path().join("history.ndjson")).unwrap();
+    std::os::unix::fs::symlink(&log, fx.dir.path().join("history.ndjson")).unwrap();
+    let err = fx.add(&request(&req(1)), 1.0);
+    assert!(matches!(&err, Err(population::Error::Io(m)) if m.contains("symbolic link")), "{err:?}");
+    assert_eq!(fx.file("database.json"), before.0, "refused before database.json changed");
+    assert_eq!(std::fs::read(&log).unwrap(), b"");
+    let (mut store, b) = fx.instance();
+    let history = b.evodb_population_store().call_history(&mut store).unwrap();
+    assert!(matches!(&history, Err(population::Error::Io(m)) if m.contains("symbolic link")), "{history:?}");
 }

@@ -21,7 +21,7 @@ pub struct Wasmtime {
 
 impl Wasmtime {
     pub fn new(host: &Host, component: &Component) -> Wasmtime {
-        let mut store = host.store(None).unwrap();
+        let mut store = host.store(evodb_host::Files::default());
         let guest = host.instantiate_population(&mut store, component).expect("instantiates");
         Wasmtime { store, guest }
     }

@@ -34,19 +34,6 @@ impl Failure {
         }
     }
 
-    /// The same failure with its message rewritten.
-    pub fn map_message(self, f: impl FnOnce(String) -> String) -> Failure {
-        match self {
-            Failure::BadInput(m) => Failure::BadInput(f(m)),
-            Failure::Usage(m) => Failure::Usage(f(m)),
-            Failure::NotFound(m) => Failure::NotFound(f(m)),
-            Failure::Limit(m) => Failure::Limit(f(m)),
-            Failure::Io(m) => Failure::Io(f(m)),
-            Failure::Retry(m) => Failure::Retry(f(m)),
-            Failure::Internal(m) => Failure::Internal(f(m)),
-        }
-    }
-
     /// The seed CLI's message for a missing flag, word for word.
     pub fn missing_flag(name: &str) -> Failure {
         Failure::Usage(format!("Missing required flag: --{name}"))

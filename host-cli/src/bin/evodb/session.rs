@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::{Access, DATABASE_FILE, DatabaseDir, GUEST_DIR, Host, HostError, Limits, State, embedded, population};
+use evodb_host::{Access, DATABASE_FILE, DatabaseDir, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
@@ -26,27 +26,20 @@ impl Runtime {
         Ok(Runtime { host, component })
     }
 
-    /// An instance seeing only `path` (resolved; created and locked for writers). A reader of a
-    /// missing directory gets an empty scratch directory: the same answer as an empty database,
-    /// and nothing is created where the path points.
+    /// An instance granted the files of `path` (resolved; created and locked for writers). A
+    /// reader of a missing directory reads nothing: the same answer as an empty database, and
+    /// nothing is created where the path points.
     pub fn open(&self, path: &Path, access: Access) -> Result<Session<'_>, Failure> {
         let dir = DatabaseDir::open(path, access)?;
         if let Some(repair) = dir.repaired() {
             eprintln!("warning: {repair}");
         }
-        let scratch = match dir.path() {
-            Some(_) => None,
-            None => {
-                Some(tempfile::tempdir().map_err(|e| Failure::Io(format!("cannot create a scratch directory: {e}")))?)
-            }
-        };
-        let preopen = dir.path().or(scratch.as_ref().map(tempfile::TempDir::path)).expect("one of the two is set");
-        let mut store = self.host.store(Some(preopen)).map_err(internal)?;
+        let mut store = self.host.store(dir.files(path));
         let bindings = match self.host.instantiate_store(&mut store, &self.component) {
             Ok(bindings) => bindings,
             Err(err) => return Err(self.host.classify(&store, err).into()),
         };
-        Ok(Session { host: &self.host, store, bindings, user_path: path.to_path_buf(), dir, _scratch: scratch })
+        Ok(Session { host: &self.host, store, bindings, user_path: path.to_path_buf(), dir })
     }
 }
 
@@ -57,7 +50,6 @@ pub struct Session<'a> {
     /// The directory as the user named it, for messages.
     user_path: PathBuf,
     dir: DatabaseDir,
-    _scratch: Option<tempfile::TempDir>,
 }
 
 /// The `database` resource's methods, as an operation receives them.
@@ -101,7 +93,7 @@ impl Session<'_> {
                 Ok(db) => db,
                 Err(e) => return Ok(Err(e)),
             };
-            if let Err(e) = interface.call_save(&mut *store, GUEST_DIR, db)? {
+            if let Err(e) = interface.call_save(&mut *store, db)? {
                 return Ok(Err(e));
             }
             let info = methods.call_info(&mut *store, db)?;
@@ -114,14 +106,14 @@ impl Session<'_> {
     /// `<dir>/history.ndjson` as stored.
     pub fn history(&mut self) -> Result<String, Failure> {
         let interface = self.bindings.evodb_population_store();
-        let result = self.host.call(&mut self.store, |store| interface.call_history(store, GUEST_DIR));
+        let result = self.host.call(&mut self.store, |store| interface.call_history(store));
         result.map_err(|e| self.failed(e))
     }
 
     /// Every problem in `<dir>/database.json` as stored.
     pub fn validate(&mut self) -> Result<Vec<String>, Failure> {
         let interface = self.bindings.evodb_population_store();
-        let result = self.host.call(&mut self.store, |store| interface.call_validate(store, GUEST_DIR));
+        let result = self.host.call(&mut self.store, |store| interface.call_validate(store));
         result.map_err(|e| self.failed(e))
     }
 
@@ -134,7 +126,7 @@ impl Session<'_> {
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
         let result = self.host.call(&mut self.store, |store| {
-            let db = match interface.call_load(&mut *store, GUEST_DIR)? {
+            let db = match interface.call_load(&mut *store)? {
                 Ok(Some(db)) => db,
                 Ok(None) => create_recording(&methods, store, "{}", 0)?.expect("the default config is valid"),
                 Err(e) => return Ok(Err(e)),
@@ -143,7 +135,7 @@ impl Session<'_> {
                 Ok(value) => value,
                 Err(e) => return Ok(Err(e)),
             };
-            if save && let Err(e) = interface.call_save(&mut *store, GUEST_DIR, db)? {
+            if save && let Err(e) = interface.call_save(&mut *store, db)? {
                 return Ok(Err(e));
             }
             db.resource_drop(&mut *store)?;
@@ -154,7 +146,7 @@ impl Session<'_> {
 
     fn failed(&self, err: HostError) -> Failure {
         self.dir.clean_up_after_failure();
-        Failure::from(err).map_message(|m| user_paths(m, &self.user_path))
+        Failure::from(err)
     }
 }
 
@@ -176,15 +168,6 @@ fn create_recording(
 /// An infallible method's result as an [`Outcome`].
 pub fn ok<T>(value: wasmtime::Result<T>) -> Outcome<T> {
     value.map(Ok)
-}
-
-/// The component names files under [`GUEST_DIR`]; the user knows them by the path they gave.
-fn user_paths(message: String, user_path: &Path) -> String {
-    let shown = user_path.display().to_string();
-    let shown = shown.trim_end_matches('/');
-    message
-        .replace(&format!("{GUEST_DIR}/"), &format!("{shown}/"))
-        .replace(&format!("`{GUEST_DIR}`"), &format!("`{shown}`"))
 }
 
 fn internal(err: wasmtime::Error) -> Failure {

@@ -1,0 +1,119 @@
+//! The `files` import: the two files of one database directory, as the host grants them to an
+//! instance. The component names a file; the host decides where it is, refuses anything but a
+//! regular file (a symlink could point out of the directory, a FIFO would block the call), and
+//! commits atomically: `database.json.tmp` written and synced, renamed over `database.json`, then
+//! the events appended to `history.ndjson` in one write.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use nix::fcntl::OFlag;
+
+use crate::bindings::evodb::population::files::Host;
+use crate::directory::{DATABASE_FILE, TEMP_FILE, describe_file_type};
+use crate::history::HISTORY_FILE;
+
+/// What an instance may do with a database directory.
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// The resolved directory; `None`: no directory (reads find nothing).
+    dir: Option<PathBuf>,
+    /// The directory as the user named it, for messages.
+    shown: PathBuf,
+    /// A writer holds the directory's lock; a reader may not commit.
+    writable: bool,
+}
+
+impl Files {
+    /// Reads and commits in `dir`: for a caller that holds the directory's lock.
+    pub fn read_write(dir: &Path, shown: &Path) -> Files {
+        Files { dir: Some(dir.to_path_buf()), shown: shown.to_path_buf(), writable: true }
+    }
+
+    /// Reads in `dir` (nothing when `None`); a commit is refused.
+    pub fn read_only(dir: Option<&Path>, shown: &Path) -> Files {
+        Files { dir: dir.map(Path::to_path_buf), shown: shown.to_path_buf(), writable: false }
+    }
+
+    fn read(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
+        let Some(dir) = &self.dir else { return Ok(None) };
+        let mut file = match open_regular(&dir.join(name), OpenOptions::new().read(true)) {
+            Ok(file) => file,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(self.failed("read", name, &e)),
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(|e| self.failed("read", name, &e))?;
+        Ok(Some(bytes))
+    }
+
+    fn commit(&self, database: &[u8], events: &[u8]) -> Result<(), String> {
+        let dir = match (&self.dir, self.writable) {
+            (Some(dir), true) => dir,
+            _ => return Err("this call opened the database for reading only; this is a bug in evodb".into()),
+        };
+        // The history is opened first: an unwritable history fails the call before anything changed.
+        let mut history = open_regular(&dir.join(HISTORY_FILE), OpenOptions::new().append(true).create(true))
+            .map_err(|e| self.failed("open", HISTORY_FILE, &e))?;
+        let temp = dir.join(TEMP_FILE);
+        let write = || -> std::io::Result<()> {
+            // A stale temp file (a writer killed mid-write) is removed; `create_new` then refuses
+            // to follow whatever appears under that name.
+            match fs::remove_file(&temp) {
+                Err(e) if e.kind() != ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+            let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
+            file.write_all(database)?;
+            file.sync_all()
+        };
+        write().map_err(|e| self.failed("write", TEMP_FILE, &e))?;
+        fs::rename(&temp, dir.join(DATABASE_FILE)).map_err(|e| self.failed("replace", DATABASE_FILE, &e))?;
+        // One write call for the operation's lines, so a killed process leaves whole lines only.
+        history.write_all(events).map_err(|e| self.failed("append to", HISTORY_FILE, &e))
+    }
+
+    fn failed(&self, action: &str, name: &str, err: &std::io::Error) -> String {
+        let path = self.shown.join(name);
+        match err.kind() {
+            ErrorKind::InvalidData => format!("cannot {action} `{}`: {err}; move it away", path.display()),
+            _ => {
+                format!("cannot {action} `{}`: {err}; check that the directory exists and is writable", path.display())
+            }
+        }
+    }
+}
+
+/// Opens `path` only if it is a regular file (or missing, for `create`): never through a
+/// symlink, and without blocking on a FIFO.
+fn open_regular(path: &Path, options: &mut OpenOptions) -> std::io::Result<File> {
+    let file = options.custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits()).open(path).map_err(|e| {
+        if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
+            std::io::Error::new(ErrorKind::InvalidData, "it is a symbolic link, not a regular file")
+        } else {
+            e
+        }
+    })?;
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        let what = format!("it is {}, not a regular file", describe_file_type(kind));
+        return Err(std::io::Error::new(ErrorKind::InvalidData, what));
+    }
+    Ok(file)
+}
+
+impl Host for crate::State {
+    fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
+        self.files.read(DATABASE_FILE)
+    }
+
+    fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
+        self.files.read(HISTORY_FILE)
+    }
+
+    fn commit(&mut self, database: Vec<u8>, events: Vec<u8>) -> Result<(), String> {
+        self.files.commit(&database, &events)
+    }
+}

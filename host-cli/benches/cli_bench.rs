@@ -1,10 +1,16 @@
-//! Whole-process wall time of `evodb sample` / `evodb add`, against peers in the same run:
-//! the wasm-bindgen npm package in
-//! Node; then `add` on a 10,000-program database against a bare serde_json read + write of the
-//! same file.
+//! The `evodb` CLI's figures, one JSON line each (`bench/run` pairs them with their peers and
+//! prints the table):
 //!
-//! `cargo bench -p evodb-host --bench cli_bench` (after `cargo build --release -p evodb-host`
-//! and `wasm/build.sh`, which the README's commands run).
+//! - `cli.<command>`: whole-process wall time of `evodb info|sample|best|add` on the database the
+//!   seed skill's own CLI wrote (`tests/fixtures/seed-written`), beside the same command through
+//!   a Node CLI (`node skill/scripts/db-cli.mjs`, the seed's command line; `--seed-cli PATH`
+//!   measures another `db-cli.mjs` instead, e.g. the seed skill's own);
+//! - `phase.<name>`: where one call's time goes, measured in-process: process start, the engine
+//!   and the built-in machine code, instantiation, load, the operation, save;
+//! - `large.*`: `add` on a 10,000-program database against a bare serde_json read + write.
+//!
+//! `cargo bench -p evodb-host --bench cli_bench [-- --seed-cli PATH]` (needs the release binary:
+//! `cargo build --release -p evodb-host`).
 
 use std::fs;
 use std::io::Write;
@@ -13,81 +19,155 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use evodb_core::{AddRequest, Config, Database, Metrics};
+use evodb_host::bindings::WithStore;
+use evodb_host::{Files, Host, State, embedded, population};
+use wasmtime::Store;
 
 const RUNS: usize = 40;
+const PEER_RUNS: usize = 10;
+const PHASE_RUNS: usize = 200;
 const LARGE_RUNS: usize = 10;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
     let evodb = root.join("target/release/evodb");
     assert!(evodb.is_file(), "{} is missing: cargo build --release -p evodb-host", evodb.display());
+    let args: Vec<String> = std::env::args().collect();
+    let seed_cli = args.iter().position(|a| a == "--seed-cli").and_then(|i| args.get(i + 1)).map(PathBuf::from);
     let scratch = tempfile::tempdir().unwrap();
+    let fixture = scratch.path().join("seed-written");
+    fs::create_dir(&fixture).unwrap();
+    fs::copy(root.join("tests/fixtures/seed-written/database.json"), fixture.join("database.json")).unwrap();
+    set_writable(&fixture.join("database.json"));
 
-    let small = scratch.path().join("small");
-    write_database(&small, 120, 40, 200);
-    let evodb_cmd = |args: Vec<String>| {
-        let mut c = Command::new(&evodb);
-        c.args(args);
-        c
-    };
-    let sample_args = |db: &Path, extra: &[&str]| {
-        let mut args = vec!["sample".to_string(), db.display().to_string()];
-        args.extend(extra.iter().map(std::string::ToString::to_string));
-        args
-    };
-    // The first call of a fresh binary against the tenth: no cache to fill, so the same.
-    let info = || evodb_cmd(vec!["info".into(), small.display().to_string()]);
-    let calls: Vec<Duration> = (0..10).map(|_| time(&mut info())).collect();
-    println!(
-        "first call of evodb info {:.2} ms, tenth {:.2} ms (nothing to warm up: the machine code is built in)\n",
-        ms(calls[0]),
-        ms(calls[9])
-    );
+    whole_processes(&root, &evodb, &fixture, seed_cli.as_deref());
+    phases(&fixture);
+    large_database(&evodb, scratch.path());
+}
 
-    println!("whole-process wall time per call, {RUNS} calls each, 120-program database (median, p90)");
-    let sample = median(RUNS, || evodb_cmd(sample_args(&small, &[])));
-    let add = median(RUNS, || evodb_cmd(add_args(&small, &[])));
+/// `cli.*`: one process per call, median of [`RUNS`]; the Node peer's median of [`PEER_RUNS`].
+fn whole_processes(root: &Path, evodb: &Path, db: &Path, seed_cli: Option<&Path>) {
+    figure("cli.floor", "a process that does nothing (/bin/true)", median(RUNS, || Command::new("true")), None);
+    let peer_cli = seed_cli.map_or_else(|| root.join("skill/scripts/db-cli.mjs"), Path::to_path_buf);
     let node = which("node");
-    let peer = root.join("host-cli/benches/node_peer.mjs");
-    let node_run = |op: &str| {
-        let mut c = Command::new(node.as_ref().unwrap());
-        c.arg(&peer).arg(op).arg(&small);
-        if op == "add" {
-            c.arg(r#"{"codePath":"/c/x.py","targetCode":"def f(x):\n    return x\n","parentId":"0","metrics":{"score":0.5},"changes":"bench"}"#);
-        }
-        c.current_dir(&root);
-        c
-    };
-    let (node_sample, node_add) = match &node {
-        Some(_) => (Some(median(RUNS / 2, || node_run("sample"))), Some(median(RUNS / 2, || node_run("add")))),
-        None => (None, None),
-    };
-    row("evodb sample (machine code built in)", sample, None);
-    row("evodb add    (machine code built in)", add, None);
-    if let (Some(ns), Some(na)) = (node_sample, node_add) {
-        row("node + npm package sample", ns, Some(("× evodb", ns.0, sample.0)));
-        row("node + npm package add", na, Some(("× evodb", na.0, add.0)));
-    } else {
-        println!("  (node not found: the npm-package peer was skipped)");
+    for command in ["info", "sample", "best", "add"] {
+        let args = command_args(command, db);
+        let ours = median(RUNS, || {
+            let mut c = Command::new(evodb);
+            c.args(&args);
+            c
+        });
+        let peer = node.as_ref().map(|node| {
+            let timed = median(PEER_RUNS, || {
+                let mut c = Command::new(node);
+                c.arg(&peer_cli).args(&args);
+                c
+            });
+            (format!("node {}", peer_cli.strip_prefix(root).unwrap_or(&peer_cli).display()), timed)
+        });
+        figure(&format!("cli.{command}"), &format!("evodb {command}"), ours, peer);
     }
-    println!("  target: ≤ 10 ms median per call");
+}
 
-    let large = scratch.path().join("large");
-    write_database(&large, 10_000, 10_000, 2_000);
-    let size = fs::metadata(large.join("database.json")).unwrap().len();
-    println!("\n10,000-program database ({:.1} MB), {LARGE_RUNS} calls each", size as f64 / 1e6);
-    let large_add = median(LARGE_RUNS, || evodb_cmd(add_args(&large, &[])));
-    let large_info = median(LARGE_RUNS, || evodb_cmd(vec!["info".into(), large.display().to_string()]));
-    let bare = median_in_process(LARGE_RUNS, || serde_roundtrip(&large.join("database.json"), false));
-    let durable = median_in_process(LARGE_RUNS, || serde_roundtrip(&large.join("database.json"), true));
-    row("evodb add (whole process)", large_add, Some(("× bare", large_add.0, bare.0)));
-    row("evodb info (whole process: read + load, no write)", large_info, None);
-    row("serde_json read + parse + write (in-process)", bare, None);
-    row("… the same + fsync, as evodb's atomic replace does", durable, Some(("× bare", durable.0, bare.0)));
-    println!(
-        "  evodb add / durable bare: {:.1} ×  (target: evodb add ≤ 3 × the bare read + write)",
-        large_add.0.as_secs_f64() / durable.0.as_secs_f64()
+/// `phase.*`: each step of one `sample` and one `add`, in this process, median of [`PHASE_RUNS`].
+fn phases(db: &Path) {
+    let start = median(RUNS, || {
+        let mut c = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/evodb"));
+        c.arg("--version");
+        c
+    });
+    figure("phase.start", "process start and argument parsing (evodb --version)", start, None);
+    figure(
+        "phase.engine",
+        "engine and the built-in machine code",
+        in_process(PHASE_RUNS, || drop(host_and_code())),
+        None,
     );
+    let (host, component) = host_and_code();
+    let instance = || {
+        let mut store = host.store(Files::read_write(db, db));
+        let bindings = host.instantiate_store(&mut store, &component).unwrap();
+        (store, bindings)
+    };
+    figure("phase.instantiate", "instantiation", in_process(PHASE_RUNS, || drop(instance())), None);
+    let timed = |f: &dyn Fn(&mut Store<State>, &WithStore, wasmtime::component::ResourceAny)| {
+        in_process_split(PHASE_RUNS, || {
+            let (mut store, b) = instance();
+            let loaded = Instant::now();
+            let db = b.evodb_population_store().call_load(&mut store).unwrap().unwrap().unwrap();
+            let loaded = loaded.elapsed();
+            let op = Instant::now();
+            f(&mut store, &b, db);
+            (loaded, op.elapsed())
+        })
+    };
+    let (load, sample) = timed(&|store, b, db| {
+        b.evodb_population_population().database().call_sample(&mut *store, db).unwrap();
+    });
+    figure("phase.load", "load: read and parse database.json", load, None);
+    figure("phase.sample", "the operation: sample", sample, None);
+    let request = population::AddRequest {
+        id: None,
+        code_path: "/c/x.py".into(),
+        target_code: "def f(x):\n    return x\n".into(),
+        parent_id: "0".into(),
+        metrics: vec![("benchmark-score".into(), 0.5), ("efficiency-score".into(), 0.4)],
+        changes: "bench".into(),
+        island: None,
+        status: population::Status::Accepted,
+        reason: None,
+        operator: None,
+        plan_item: None,
+    };
+    let (_, add) = timed(&|store, b, db| {
+        b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();
+    });
+    figure("phase.add", "the operation: add", add, None);
+    let (_, save) = timed(&|store, b, db| {
+        b.evodb_population_population().database().call_sample(&mut *store, db).unwrap();
+        b.evodb_population_store().call_save(&mut *store, db).unwrap().unwrap();
+    });
+    let save = save.saturating_sub(sample);
+    figure("phase.save", "save: serialize, write, fsync, rename, append the history", save, None);
+}
+
+fn host_and_code() -> (Host, wasmtime::component::Component) {
+    let host = Host::new().unwrap();
+    let component = embedded::load(&host).unwrap();
+    (host, component)
+}
+
+/// `large.*`: a 10,000-program database (~25 MB).
+fn large_database(evodb: &Path, scratch: &Path) {
+    let large = scratch.join("large");
+    write_database(&large, 10_000, 10_000, 2_000);
+    let add_args = command_args("add", &large);
+    let add = median(LARGE_RUNS, || {
+        let mut c = Command::new(evodb);
+        c.args(&add_args);
+        c
+    });
+    let bare = in_process(LARGE_RUNS, || serde_roundtrip(&large.join("database.json")));
+    figure(
+        "large.add",
+        "evodb add, 10,000 programs",
+        add,
+        Some(("serde_json read + parse + write + fsync, in-process".into(), bare)),
+    );
+}
+
+fn command_args(command: &str, db: &Path) -> Vec<String> {
+    let mut args = vec![command.to_string(), db.display().to_string()];
+    if command == "add" {
+        args.extend(
+            ["--codePath", "/candidates/x.py", "--targetCode", "def f(x):\n    return x\n", "--parentId", "0"]
+                .into_iter()
+                .chain(["--metrics", r#"{"benchmark-score": 0.5, "efficiency-score": 0.4, "score": 0.5}"#])
+                .chain(["--changes", "bench"])
+                .map(String::from),
+        );
+    }
+    args
 }
 
 /// A database with `n` programs of ~`code_bytes` of code each, written by the engine.
@@ -105,64 +185,60 @@ fn write_database(dir: &Path, n: usize, island_size: usize, code_bytes: usize) {
     fs::write(dir.join("database.json"), db.to_json()).unwrap();
 }
 
-fn add_args(db: &Path, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = ["add", &db.display().to_string(), "--codePath", "/candidates/x.py"]
-        .into_iter()
-        .chain(["--targetCode", "def f(x):\n    return x\n", "--parentId", "0"])
-        .chain(["--metrics", r#"{"score": 0.5}"#, "--changes", "bench"])
-        .map(String::from)
-        .collect();
-    args.extend(extra.iter().map(std::string::ToString::to_string));
-    args
+/// Median wall time of `runs` processes.
+fn median(runs: usize, mut command: impl FnMut() -> Command) -> Duration {
+    in_process(runs, || {
+        let output = command().output().expect("the command runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    })
 }
 
-fn time(command: &mut Command) -> Duration {
-    let start = Instant::now();
-    run(command);
-    start.elapsed()
+fn in_process(runs: usize, mut f: impl FnMut()) -> Duration {
+    in_process_split(runs, || {
+        let start = Instant::now();
+        f();
+        (start.elapsed(), Duration::ZERO)
+    })
+    .0
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
+/// Medians of the two durations `f` reports, over `runs` calls.
+fn in_process_split(runs: usize, mut f: impl FnMut() -> (Duration, Duration)) -> (Duration, Duration) {
+    let (mut a, mut b): (Vec<Duration>, Vec<Duration>) = (0..runs).map(|_| f()).unzip();
+    a.sort();
+    b.sort();
+    (a[runs / 2], b[runs / 2])
 }
 
-fn run(command: &mut Command) {
-    let output = command.output().expect("the command runs");
-    assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
-}
-
-/// (median, p90) wall time of `runs` processes.
-fn median(runs: usize, mut command: impl FnMut() -> Command) -> (Duration, Duration) {
-    median_in_process(runs, || run(&mut command()))
-}
-
-fn median_in_process(runs: usize, mut f: impl FnMut()) -> (Duration, Duration) {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    (times[runs / 2], times[(runs * 9 / 10).min(runs - 1)])
-}
-
-fn serde_roundtrip(path: &PathBuf, sync: bool) {
+fn serde_roundtrip(path: &Path) {
     let text = fs::read_to_string(path).unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let tmp = path.with_extension("bare.tmp");
     let mut file = fs::File::create(&tmp).unwrap();
     file.write_all(serde_json::to_string_pretty(&value).unwrap().as_bytes()).unwrap();
-    if sync {
-        file.sync_all().unwrap();
-    }
+    file.sync_all().unwrap();
     fs::remove_file(tmp).unwrap();
 }
 
-fn row(name: &str, (median, p90): (Duration, Duration), ratio: Option<(&str, Duration, Duration)>) {
-    let ratio = ratio.map(|(label, a, b)| format!("  {:.1} {label}", ms(a) / ms(b))).unwrap_or_default();
-    println!("  {name:<46} {:>8.2} ms  (p90 {:>7.2} ms){ratio}", ms(median), ms(p90));
+/// One JSON line: a figure in milliseconds, with its peer when there is one.
+fn figure(id: &str, label: &str, ours: Duration, peer: Option<(String, Duration)>) {
+    let mut line = serde_json::json!({"id": id, "label": label, "value": ms(ours), "unit": "ms"});
+    if let Some((peer_label, peer)) = peer {
+        line["peer"] = peer_label.into();
+        line["peer_value"] = ms(peer).into();
+    }
+    println!("{line}");
+}
+
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn set_writable(path: &Path) {
+    let mut permissions = fs::metadata(path).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)] // a copy in our own temp dir
+    permissions.set_readonly(false);
+    fs::set_permissions(path, permissions).unwrap();
 }
 
 fn which(program: &str) -> Option<PathBuf> {

@@ -50,9 +50,8 @@ impl Files {
     }
 
     fn commit(&self, database: &[u8], events: &[u8]) -> Result<(), String> {
-        let dir = match (&self.dir, self.writable) {
-            (Some(dir), true) => dir,
-            _ => return Err("this call opened the database for reading only; this is a bug in evodb".into()),
+        let (Some(dir), true) = (&self.dir, self.writable) else {
+            return Err("this call opened the database for reading only; this is a bug in evodb".into());
         };
         // The history is opened first: an unwritable history fails the call before anything changed.
         let mut history = open_regular(&dir.join(HISTORY_FILE), OpenOptions::new().append(true).create(true))

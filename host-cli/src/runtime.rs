@@ -1,6 +1,6 @@
 //! The wasmtime engine, the sandbox each instance gets, and the limits on every call.
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::Duration;
 
@@ -8,6 +8,7 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, ResourceLimiter, Store, Trap};
 
 use crate::bindings::WithStore;
+use crate::embedded::{self, InPlaceCode};
 use crate::engine_config::engine_config;
 use crate::error::HostError;
 use crate::files::Files;
@@ -61,6 +62,9 @@ pub struct Host {
     engine: Engine,
     linker: Linker<State>,
     limits: Limits,
+    /// The engine publishes code with [`InPlaceCode`], so the built-in machine code is used
+    /// where it lies.
+    in_place: bool,
 }
 
 impl Host {
@@ -69,10 +73,20 @@ impl Host {
     }
 
     pub fn with_limits(limits: Limits) -> wasmtime::Result<Host> {
-        let engine = Engine::new(&engine_config())?;
+        let in_place = embedded::in_place_supported();
+        let mut config = engine_config();
+        if in_place {
+            config.with_custom_code_memory(Some(Arc::new(InPlaceCode)));
+        }
+        let engine = Engine::new(&config)?;
         let mut linker = Linker::new(&engine);
         WithStore::add_to_linker::<_, HasSelf<_>>(&mut linker, |state| state)?;
-        Ok(Host { engine, linker, limits })
+        Ok(Host { engine, linker, limits, in_place })
+    }
+
+    /// Whether [`crate::embedded::load`] can use the machine code in place.
+    pub(crate) fn maps_code_in_place(&self) -> bool {
+        self.in_place
     }
 
     pub fn engine(&self) -> &Engine {

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::{Wasmtime, load, request};
 use evodb_conformance::Face;
 use evodb_host::bindings::WithStore;

@@ -7,7 +7,8 @@
 //!   measures another `db-cli.mjs` instead, e.g. the seed skill's own);
 //! - `phase.<name>`: where one call's time goes, measured in-process: process start, the engine
 //!   and the built-in machine code, instantiation, load, the operation, save;
-//! - `large.*`: `add` on a 10,000-program database against a bare serde_json read + write.
+//! - `large.*`: `add` on a 10,000-program database against a bare serde_json read + write;
+//! - `size.store`: the bytes of the component `evodb` embeds.
 //!
 //! `cargo bench -p evodb-host --bench cli_bench [-- --seed-cli PATH]` (needs the release binary:
 //! `cargo build --release -p evodb-host`).
@@ -40,6 +41,9 @@ fn main() {
     fs::copy(root.join("tests/fixtures/seed-written/database.json"), fixture.join("database.json")).unwrap();
     set_writable(&fixture.join("database.json"));
 
+    let size = serde_json::json!({"id": "size.store", "label": "the store component evodb embeds",
+        "value": embedded::COMPONENT.len(), "unit": "B"});
+    println!("{size}");
     whole_processes(&root, &evodb, &fixture, seed_cli.as_deref());
     phases(&fixture);
     large_database(&evodb, scratch.path());

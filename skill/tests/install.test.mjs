@@ -4,7 +4,7 @@
 // PATH holding only node (no evodb, no build tools), and answers exactly as the native evodb does.
 //
 //   node --test skill/tests/install.test.mjs
-import test from "node:test";
+import test, { after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,7 +17,14 @@ const EVODB = process.env.EVODB_BIN ?? path.join(root, "target/release/evodb");
 if (!fs.existsSync(EVODB) && process.env.EVODB_REQUIRE_NATIVE) throw new Error(`tests/run.sh builds ${EVODB}, but it is missing`);
 const noNative = !fs.existsSync(EVODB) && `native evodb not built at ${EVODB}`;
 
-const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), "evodb-skill-install-"));
+/** Temp directories of this file's tests, removed when they are done. */
+const scratches = [];
+const scratch = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "evodb-skill-install-"));
+  scratches.push(dir);
+  return dir;
+};
+after(() => scratches.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 /** Every file under dir, relative path → bytes. */
 function tree(dir) {

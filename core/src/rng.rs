@@ -5,6 +5,8 @@
 //! exact draw sequence is part of the file format: every face (native, wasm, component) must
 //! produce the same picks from the same state, across versions of any library.
 
+use std::sync::Arc;
+
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
@@ -78,11 +80,12 @@ impl DetRng {
     }
 
     /// A UUID-shaped (version 4 layout) id from 128 bits of the stream.
-    pub(crate) fn uuid(&mut self) -> String {
+    pub(crate) fn uuid(&mut self) -> Arc<str> {
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&self.next_u64().to_le_bytes());
         bytes[8..].copy_from_slice(&self.next_u64().to_le_bytes());
-        uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
+        let uuid = uuid::Builder::from_random_bytes(bytes).into_uuid();
+        Arc::from(&*uuid.hyphenated().encode_lower(&mut uuid::Uuid::encode_buffer()))
     }
 
     /// `chacha8:<key hex>:<word position hex>`; a string so no JSON reader rounds it.

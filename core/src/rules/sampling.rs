@@ -14,11 +14,13 @@ impl Database {
     /// (crossover's diverse parent, migration's donor program) and the donor island.
     pub fn sample(&mut self) -> Sample {
         let sample = if self.config.operators.is_some() { self.sample_with_operator() } else { self.sample_seed() };
-        self.emit(Event::Sampled {
-            operator: sample.operator,
-            island: sample.island,
-            parent_id: sample.parent.as_ref().map(|p| p.id.clone()),
-        });
+        if self.recording() {
+            self.emit(Event::Sampled {
+                operator: sample.operator,
+                island: sample.island,
+                parent_id: sample.parent.as_ref().map(|p| p.id.to_string()),
+            });
+        }
         sample
     }
 

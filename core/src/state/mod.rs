@@ -134,7 +134,7 @@ impl Database {
 
     /// Ids on island `i`, in join order.
     pub fn island_members(&self, island: u32) -> Vec<&str> {
-        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_str()).collect()
+        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_ref()).collect()
     }
 
     /// The ranking value of a live program (higher is better).
@@ -198,7 +198,7 @@ impl Database {
     }
 
     pub fn best_id(&self) -> Option<&str> {
-        self.best.map(|slot| self.population.get(slot).program.id.as_str())
+        self.best.map(|slot| self.population.get(slot).program.id.as_ref())
     }
 
     pub(crate) fn seed_program(&self) -> Option<&Program> {

@@ -2,6 +2,7 @@
 //! slot number is also the program's position in the file's `programs` object.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::live_order::LiveOrder;
 use crate::ranking::{RankKey, Ranking};
@@ -20,7 +21,7 @@ pub(crate) struct Population {
     /// so migration's membership checks stay in cache.
     islands: Vec<u64>,
     order: LiveOrder,
-    ids: BTreeMap<String, u32>,
+    ids: BTreeMap<Arc<str>, u32>,
     ranking: Ranking,
 }
 

@@ -17,9 +17,8 @@ pub const MAX_METRIC_NAME_BYTES: usize = 256;
 
 /// A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
 /// mean sums values in that order and its files list them in that order.
-///
-/// Immutable once built and shared: every result that shows a program's metrics (a sample's
-/// parent and inspirations, an add's outcome) clones a pointer, not the names.
+// Immutable once built and shared: every result that shows a program's metrics (a sample's
+// parent and inspirations, an add's outcome) clones a pointer, not the names.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify), tsify(type = "Record<string, number>"))]
 pub struct Metrics(Arc<[(String, f64)]>);

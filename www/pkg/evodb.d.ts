@@ -3,9 +3,6 @@
 /**
  * A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
  * mean sums values in that order and its files list them in that order.
- *
- * Immutable once built and shared: every result that shows a program's metrics (a sample's
- * parent and inspirations, an add's outcome) clones a pointer, not the names.
  */
 export type Metrics = Record<string, number>;
 

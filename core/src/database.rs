@@ -146,9 +146,9 @@ impl Database {
         }
         let best = &self.population.get(self.best.expect("the database holds at least one program")).program;
         Ok(AddOutcome {
-            id,
+            id: id.to_string(),
             metrics,
-            best_program_id: Some(best.id.clone()),
+            best_program_id: Some(best.id.to_string()),
             best_metrics: Some(best.metrics.clone()),
             last_iteration: self.last_iteration,
             warnings,
@@ -212,9 +212,9 @@ impl Database {
     ) -> AddOutcome {
         let best = self.best.map(|slot| &self.population.get(slot).program);
         AddOutcome {
-            id,
+            id: id.to_string(),
             metrics,
-            best_program_id: best.map(|p| p.id.clone()),
+            best_program_id: best.map(|p| p.id.to_string()),
             best_metrics: best.map(|p| p.metrics.clone()),
             last_iteration: self.last_iteration,
             warnings: Vec::new(),

@@ -27,7 +27,7 @@ fn base_file() -> String {
     let mut db = Database::new(config, 5).unwrap();
     let seed = db.add(AddRequest::seed("f.py", "def f(): 0", Metrics::new([("score", 0.1)]).unwrap()), 1.0).unwrap();
     for i in 0..14u32 {
-        let parent = db.sample().parent.map_or(seed.id.clone(), |p| p.id);
+        let parent = db.sample().parent.map_or(seed.id.clone(), |p| p.id.to_string());
         let request = AddRequest {
             parent_id: parent.to_string(),
             changes: format!("change {i}"),

@@ -32,9 +32,9 @@ pub struct Info {
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AddOutcome {
-    pub id: Arc<str>,
+    pub id: String,
     pub metrics: Metrics,
-    pub best_program_id: Option<Arc<str>>,
+    pub best_program_id: Option<String>,
     pub best_metrics: Option<Metrics>,
     pub last_iteration: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

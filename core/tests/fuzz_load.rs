@@ -29,7 +29,7 @@ fn base_file() -> String {
     for i in 0..14u32 {
         let parent = db.sample().parent.map_or(seed.id.clone(), |p| p.id.to_string());
         let request = AddRequest {
-            parent_id: parent.to_string(),
+            parent_id: parent,
             changes: format!("change {i}"),
             ..AddRequest::seed(
                 format!("c{i}.py"),

@@ -35,7 +35,7 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 /// let mut db = Database::new(Config::default(), 7).unwrap();
 /// let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", Metrics::new([("score", 0.4)]).unwrap()), 1.0).unwrap();
 /// let sample = db.sample();
-/// assert_eq!(sample.parent.unwrap().id, seed.id); // island 1 is empty: falls back to the initial program
+/// assert_eq!(*sample.parent.unwrap().id, *seed.id); // island 1 is empty: falls back to the initial program
 /// ```
 #[derive(Clone, Debug)]
 pub struct Database {

@@ -32,7 +32,7 @@ fn run(engine: &str, population: usize, mut db: evodb_core::Database) {
     {
         let ops = 20_000;
         let start = Instant::now();
-        let mut parent = String::from("0");
+        let mut parent: std::sync::Arc<str> = "0".into();
         for i in 0..ops {
             db.add(request(population + i, &parent), (population + i) as f64).unwrap();
             let sample = black_box(db.sample());

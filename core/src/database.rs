@@ -3,6 +3,7 @@
 //! `export`. The rules it applies live in `crate::rules`, the state they change in `crate::state`.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::api::{AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Operator, ROOT_PARENT_ID, Status};
 use crate::config::{Placement, cell_of, fitness_of};
@@ -87,21 +88,21 @@ impl Database {
         }
         let event_request = self.events.is_some().then(|| request.clone());
         let id = match request.id {
-            Some(id) => id,
+            Some(id) => Arc::from(id),
             None => self.rng.uuid(),
         };
         let seq = self.next_seq();
         let status = request.status;
         let program = Program {
             id,
-            code_path: request.code_path,
-            target_code: request.target_code,
+            code_path: request.code_path.into(),
+            target_code: request.target_code.into(),
             parent_id: request.parent_id,
             generation,
             iteration_found: self.last_iteration,
             timestamp: now + 0.0,
             metrics: request.metrics,
-            changes: request.changes,
+            changes: request.changes.into(),
             island,
             migrated_from: None,
             seq_if_not_implied: Program::implied_seq(self.last_iteration, seq),
@@ -116,7 +117,7 @@ impl Database {
         if let Some(request) = event_request {
             self.emit(Event::Added {
                 seq,
-                id: id.clone(),
+                id: id.to_string(),
                 island,
                 status: request.status,
                 fitness,
@@ -145,9 +146,9 @@ impl Database {
         }
         let best = &self.population.get(self.best.expect("the database holds at least one program")).program;
         Ok(AddOutcome {
-            id,
+            id: id.to_string(),
             metrics,
-            best_program_id: Some(best.id.clone()),
+            best_program_id: Some(best.id.to_string()),
             best_metrics: Some(best.metrics.clone()),
             last_iteration: self.last_iteration,
             warnings,
@@ -164,7 +165,7 @@ impl Database {
             self.pending.remove(index);
         }
         let event_request = self.events.is_some().then(|| request.clone());
-        let id = request.id.unwrap_or_else(|| self.rng.uuid());
+        let id = request.id.map_or_else(|| self.rng.uuid(), Arc::from);
         let seq = self.next_seq();
         self.count_evaluation(false);
         self.candidates.remember(Status::Error, None);
@@ -172,7 +173,7 @@ impl Database {
             let reason = request.reason.clone().unwrap_or_default();
             self.emit(Event::Status {
                 seq,
-                id: id.clone(),
+                id: id.to_string(),
                 status: Status::Error,
                 reason,
                 request: event_request,
@@ -196,16 +197,24 @@ impl Database {
             self.pending.remove(index);
         }
         self.count_evaluation(false);
-        self.emit(Event::Cached { id: cached.id.clone(), request, now });
+        if self.recording() {
+            self.emit(Event::Cached { id: cached.id.to_string(), request, now });
+        }
         self.outcome_without_program(cached.id, cached.metrics, Status::Accepted, true)
     }
 
-    fn outcome_without_program(&self, id: String, metrics: crate::Metrics, status: Status, cached: bool) -> AddOutcome {
+    fn outcome_without_program(
+        &self,
+        id: Arc<str>,
+        metrics: crate::Metrics,
+        status: Status,
+        cached: bool,
+    ) -> AddOutcome {
         let best = self.best.map(|slot| &self.population.get(slot).program);
         AddOutcome {
-            id,
+            id: id.to_string(),
             metrics,
-            best_program_id: best.map(|p| p.id.clone()),
+            best_program_id: best.map(|p| p.id.to_string()),
             best_metrics: best.map(|p| p.metrics.clone()),
             last_iteration: self.last_iteration,
             warnings: Vec::new(),
@@ -221,7 +230,7 @@ impl Database {
     }
 
     fn archive_ids(&self) -> BTreeSet<String> {
-        self.archive_slots().into_iter().map(|slot| self.population.get(slot).program.id.clone()).collect()
+        self.archive_slots().into_iter().map(|slot| self.population.get(slot).program.id.to_string()).collect()
     }
 
     fn emit_archive_change(&mut self, before: Option<BTreeSet<String>>) {
@@ -271,17 +280,17 @@ impl Database {
                 if self.len() == 1 { "" } else { "s" }
             ));
         }
-        if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program) {
-            let names = |m: &crate::Metrics| m.iter().map(|(name, _)| name.to_owned()).collect::<BTreeSet<_>>();
-            let (stored, given) = (names(&reference.metrics), names(&request.metrics));
-            if stored != given {
-                let list = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
-                warnings.push(format!(
-                    "metrics name [{}] but the stored programs use [{}]; score every candidate with the same metrics, or fitness compares unlike things",
-                    list(&given),
-                    list(&stored)
-                ));
-            }
+        if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program)
+            && !reference.metrics.same_names(&request.metrics)
+        {
+            let list = |m: &crate::Metrics| {
+                m.iter().map(|(name, _)| name).collect::<BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(", ")
+            };
+            warnings.push(format!(
+                "metrics name [{}] but the stored programs use [{}]; score every candidate with the same metrics, or fitness compares unlike things",
+                list(&request.metrics),
+                list(&reference.metrics)
+            ));
         }
         warnings
     }

@@ -13,7 +13,7 @@
 //! let metrics = Metrics::new([("score", 0.5)]).unwrap();
 //! let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", metrics), 1_700_000_000.0).unwrap();
 //! let sample = db.sample();
-//! assert_eq!(sample.parent.unwrap().id, seed.id);
+//! assert_eq!(*sample.parent.unwrap().id, *seed.id);
 //! let text = db.to_json(); // database.json, readable by the seed's own CLI
 //! assert_eq!(Database::from_json(&text).unwrap().to_json(), text);
 //! ```

@@ -1,6 +1,7 @@
 //! Metrics: name → finite number, in the order the caller gave them.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -16,9 +17,15 @@ pub const MAX_METRIC_NAME_BYTES: usize = 256;
 
 /// A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
 /// mean sums values in that order and its files list them in that order.
+// Immutable once built and shared: every result that shows a program's metrics (a sample's
+// parent and inspirations, an add's outcome) clones a pointer, not the names.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify), tsify(type = "Record<string, number>"))]
-pub struct Metrics(Vec<(String, f64)>);
+pub struct Metrics(Arc<[(String, f64)]>);
+
+/// Metrics being built: the checks of [`Metrics::new`] on a growing list.
+#[derive(Default)]
+struct MetricsBuilder(Vec<(String, f64)>);
 
 impl Metrics {
     /// Builds metrics, rejecting NaN and ±inf with the metric's name. A repeated name keeps its
@@ -30,11 +37,40 @@ impl Metrics {
     /// assert!(evodb_core::Metrics::new([("score", f64::NAN)]).is_err());
     /// ```
     pub fn new<K: Into<String>>(pairs: impl IntoIterator<Item = (K, f64)>) -> Result<Metrics> {
-        let mut metrics = Metrics::default();
+        let mut metrics = MetricsBuilder::default();
         for (name, value) in pairs {
             metrics.insert(name.into(), value)?;
         }
-        Ok(metrics)
+        Ok(metrics.finish())
+    }
+
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), *v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether both name the same metrics, in any order (names are unique within each).
+    pub(crate) fn same_names(&self, other: &Metrics) -> bool {
+        self.len() == other.len()
+            && (self.iter().zip(other.iter()).all(|((a, _), (b, _))| a == b)
+                || self.iter().all(|(name, _)| other.get(name).is_some()))
+    }
+}
+
+impl MetricsBuilder {
+    fn finish(self) -> Metrics {
+        Metrics(self.0.into())
     }
 
     fn insert(&mut self, name: String, value: f64) -> Result<()> {
@@ -66,28 +102,12 @@ impl Metrics {
         }
         Ok(())
     }
-
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
-        self.0.iter().map(|(n, v)| (n.as_str(), *v))
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 impl Serialize for Metrics {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (name, value) in &self.0 {
+        for (name, value) in self.0.iter() {
             map.serialize_entry(name, value)?;
         }
         map.end()
@@ -103,7 +123,7 @@ impl<'de> Deserialize<'de> for Metrics {
                 f.write_str("an object of metric names to numbers, e.g. {\"score\": 0.8}")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Metrics, A::Error> {
-                let mut metrics = Metrics::default();
+                let mut metrics = MetricsBuilder::default();
                 while let Some(name) = map.next_key::<String>()? {
                     // JSON has no NaN or ±inf; JavaScript's JSON.stringify writes them as null.
                     let value: Option<f64> = map.next_value()?;
@@ -114,7 +134,7 @@ impl<'de> Deserialize<'de> for Metrics {
                     })?;
                     metrics.insert(name, value).map_err(serde::de::Error::custom)?;
                 }
-                Ok(metrics)
+                Ok(metrics.finish())
             }
         }
         deserializer.deserialize_map(MetricsVisitor)

@@ -5,12 +5,18 @@
 //! exact draw sequence is part of the file format: every face (native, wasm, component) must
 //! produce the same picks from the same state, across versions of any library.
 
+use std::sync::Arc;
+
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
+use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 
 const STATE_PREFIX: &str = "chacha8:";
+
+/// A few ranks: a sample draws a handful, so they stay on the stack.
+pub(crate) type Ranks = SmallVec<[usize; 8]>;
 
 #[derive(Clone, Debug)]
 pub(crate) struct DetRng {
@@ -57,9 +63,9 @@ impl DetRng {
     /// `count` distinct ranks drawn uniformly, in draw order, from `0..n` minus `excluded`
     /// (sorted ascending, all < n). Sequential draws over the shrinking remainder: the same
     /// distribution as shuffling and taking a prefix, in O(count × (count + excluded)).
-    pub(crate) fn distinct_ranks(&mut self, n: usize, count: usize, excluded: &[usize]) -> Vec<usize> {
-        let mut taken: Vec<usize> = excluded.to_vec();
-        let mut picks = Vec::with_capacity(count);
+    pub(crate) fn distinct_ranks(&mut self, n: usize, count: usize, excluded: &[usize]) -> Ranks {
+        let mut taken: SmallVec<[usize; 16]> = SmallVec::from_slice(excluded);
+        let mut picks = Ranks::new();
         while picks.len() < count && taken.len() < n {
             let mut rank = self.below(n - taken.len());
             // Map the draw onto the free ranks: step over every taken rank at or below it.
@@ -78,11 +84,12 @@ impl DetRng {
     }
 
     /// A UUID-shaped (version 4 layout) id from 128 bits of the stream.
-    pub(crate) fn uuid(&mut self) -> String {
+    pub(crate) fn uuid(&mut self) -> Arc<str> {
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&self.next_u64().to_le_bytes());
         bytes[8..].copy_from_slice(&self.next_u64().to_le_bytes());
-        uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
+        let uuid = uuid::Builder::from_random_bytes(bytes).into_uuid();
+        Arc::from(&*uuid.hyphenated().encode_lower(&mut uuid::Uuid::encode_buffer()))
     }
 
     /// `chacha8:<key hex>:<word position hex>`; a string so no JSON reader rounds it.

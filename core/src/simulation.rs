@@ -150,7 +150,7 @@ impl Mutator {
     /// (`None` when the sample has no parent).
     pub fn candidate(&mut self, landscape: &Landscape, sample: &Sample, iteration: u64) -> Option<AddRequest> {
         let (code, changes) = self.propose(landscape, sample)?;
-        let parent_id = sample.parent.as_ref().map_or(ROOT_PARENT_ID, |p| p.id.as_str());
+        let parent_id = sample.parent.as_ref().map_or(ROOT_PARENT_ID, |p| &*p.id);
         let metrics = landscape.evaluate(&landscape.parse(&code));
         let mut request = candidate_request(iteration, code, parent_id, metrics, changes);
         request.operator = sample.operator;
@@ -159,7 +159,7 @@ impl Mutator {
 }
 
 fn other_id(sample: &Sample) -> String {
-    sample.second_parent.as_ref().map(|p| p.id.clone()).unwrap_or_default()
+    sample.second_parent.as_ref().map(|p| p.id.to_string()).unwrap_or_default()
 }
 
 fn short(id: &str) -> &str {

@@ -76,7 +76,7 @@ fn run(ops: &[Op]) -> (Database, Vec<Event>) {
         let now = i as f64;
         let outcome = match op {
             Op::Add { score, speed, lines, status, parent, dup } => {
-                let ids: Vec<String> = db.programs().map(|p| p.id.clone()).collect();
+                let ids: Vec<String> = db.programs().map(|p| p.id.to_string()).collect();
                 let parent = if ids.is_empty() { "0".into() } else { ids[*parent as usize % ids.len()].clone() };
                 let mut req = request(i, *score, *speed, *lines, parent, *dup);
                 req.status = match status {
@@ -131,10 +131,10 @@ fn run(ops: &[Op]) -> (Database, Vec<Event>) {
         {
             assert!(p.seq() > last_seq, "seq {} after {last_seq}", p.seq());
             last_seq = p.seq();
-            recorded.insert(p.id.clone(), (p.metrics.clone(), p.seq()));
+            recorded.insert(p.id.to_string(), (p.metrics.clone(), p.seq()));
         }
         for p in db.programs().filter(|p| p.migrated_from.is_none()) {
-            if let Some((metrics, seq)) = recorded.get(&p.id) {
+            if let Some((metrics, seq)) = recorded.get(&*p.id) {
                 assert_eq!((&p.metrics, p.seq()), (metrics, *seq), "{} changed its recorded result", p.id);
             }
         }

@@ -27,7 +27,7 @@ fn base_file() -> String {
     let mut db = Database::new(config, 5).unwrap();
     let seed = db.add(AddRequest::seed("f.py", "def f(): 0", Metrics::new([("score", 0.1)]).unwrap()), 1.0).unwrap();
     for i in 0..14u32 {
-        let parent = db.sample().parent.map_or(seed.id.clone(), |p| p.id);
+        let parent = db.sample().parent.map_or(seed.id.clone(), |p| p.id.to_string());
         let request = AddRequest {
             parent_id: parent,
             changes: format!("change {i}"),
@@ -121,7 +121,7 @@ fn run(db: &mut Database, ops: &[Op]) {
     for (i, op) in ops.iter().enumerate() {
         match op {
             Op::Add { parent, score, name } => {
-                let ids: Vec<String> = db.programs().map(|p| p.id.clone()).collect();
+                let ids: Vec<String> = db.programs().map(|p| p.id.to_string()).collect();
                 let parent = if ids.is_empty() { "0".to_string() } else { ids[*parent as usize % ids.len()].clone() };
                 let metric = ["score", "speed", ""][*name as usize];
                 let request = AddRequest {

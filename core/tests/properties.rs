@@ -36,7 +36,7 @@ fn config() -> impl Strategy<Value = Config> {
 
 fn check_invariants(db: &Database, adds: u64) -> Result<(), TestCaseError> {
     let config = db.config();
-    let live: BTreeSet<&str> = db.programs().map(|p| p.id.as_str()).collect();
+    let live: BTreeSet<&str> = db.programs().map(|p| &*p.id).collect();
     prop_assert_eq!(live.len(), db.len(), "ids are unique");
     let mut on_some_island = BTreeSet::new();
     for island in 0..config.num_islands {
@@ -78,7 +78,7 @@ proptest! {
                     }
                 }
                 Op::Add { score, parent, code, tick } => {
-                    let ids: Vec<String> = db.programs().map(|p| p.id.clone()).collect();
+                    let ids: Vec<String> = db.programs().map(|p| p.id.to_string()).collect();
                     let parent_id = if ids.is_empty() || parent % 5 == 0 { "0".to_string() } else { ids[parent as usize % ids.len()].clone() };
                     clock += f64::from(tick); // repeated timestamps exercise the tie rules
                     let request = AddRequest {

@@ -13,7 +13,7 @@ fn run_ops(db: &mut Database, ops: std::ops::Range<u64>) -> Vec<String> {
         if op % 3 == 1 {
             continue;
         }
-        let parent = sample.parent.map_or_else(|| "0".into(), |p| p.id);
+        let parent = sample.parent.map_or_else(|| "0".into(), |p| p.id.to_string());
         let score = ((op * 7919) % 101) as f64 / 100.0;
         let request = AddRequest {
             id: None,

@@ -30,7 +30,7 @@ fn add_follows_the_seed_steps() {
         db.add(AddRequest::seed("/src/f.py", "def f(): 1", Metrics::new([("score", 0.2)]).unwrap()), 10.0).unwrap();
     let seed = db.program(&out.id).unwrap().clone();
     assert_eq!((seed.parent_id.as_str(), seed.generation, seed.iteration_found), ("0", 0, 0));
-    assert_eq!(seed.changes, "initial implementation");
+    assert_eq!(&*seed.changes, "initial implementation");
     assert_eq!((db.last_iteration(), db.current_island()), (1, 1));
     assert_eq!(out.id.len(), 36, "generated ids are UUID-shaped");
 
@@ -128,7 +128,7 @@ fn empty_island_falls_back_to_the_seed_program_and_empty_database_samples_nothin
     assert!(empty.parent.is_none() && empty.inspirations.is_empty());
     db.add(request("s", "0", 0.1), 1.0).unwrap();
     let sample = db.sample();
-    assert_eq!(sample.parent.unwrap().id, "s", "island 1 is empty: the initial program (iterationFound 0)");
+    assert_eq!(&*sample.parent.unwrap().id, "s", "island 1 is empty: the initial program (iterationFound 0)");
     assert!(sample.inspirations.is_empty());
     assert_eq!(db.current_island(), 1, "sampling never moves the current island");
 }
@@ -155,7 +155,7 @@ fn exploitation_only_picks_the_top_three() {
     }
     for _ in 0..50 {
         let id = db.sample().parent.unwrap().id;
-        assert!(["p9", "p8", "p7"].contains(&id.as_str()), "{id}");
+        assert!(["p9", "p8", "p7"].contains(&&*id), "{id}");
     }
 }
 
@@ -187,7 +187,7 @@ fn copy_migration_records_provenance_never_remigrates_and_skips_duplicate_code()
     let copies: Vec<_> = db.programs().filter(|p| p.migrated_from.as_deref() == Some("a")).collect();
     assert_eq!(copies.len(), 2);
     assert_eq!((copies[0].island, copies[1].island), (1, 2));
-    assert!(copies.iter().all(|c| c.target_code == "code a" && c.id != "a"));
+    assert!(copies.iter().all(|c| &*c.target_code == "code a" && &*c.id != "a"));
     for (i, (id, score)) in [("b", 0.1), ("c", 0.2), ("d", 0.3)].into_iter().enumerate() {
         db.add(request(id, "0", score), 2.0 + i as f64).unwrap();
     }

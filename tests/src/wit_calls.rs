@@ -27,7 +27,7 @@ macro_rules! wit_json_as_is {
         }
     )*};
 }
-wit_json_as_is!(String, bool, u32, u64, f64, usize);
+wit_json_as_is!(String, std::sync::Arc<str>, bool, u32, u64, f64, usize);
 
 impl WitJson for Metrics {
     fn wit_json(&self) -> Value {

@@ -1,7 +1,10 @@
 //! The wasm-bindgen face of evodb: a `Database` class with camelCase methods, plain JS objects in
 //! and out, and errors thrown as `EvodbError` (an `Error` with a machine-readable `code`).
-//! Thin translation only: every rule lives in `evodb-core`. Values cross the boundary as JSON
-//! text, so their shapes (key order, `null`s) are exactly the core's on every face.
+//! Thin translation only: every rule lives in `evodb-core`. Inputs cross the boundary as JSON
+//! text (`JSON.stringify`, then the core's parser, whose errors name the field); results are
+//! built as plain JS objects straight from the core's serde shapes (serde-wasm-bindgen, in its
+//! JSON-compatible mode: `null` for `None`, maps as objects), so their keys, order and `null`s
+//! are exactly what the core's JSON text holds, without writing and re-parsing that text.
 //!
 //! Typed: the core's `typescript` feature derives a TypeScript declaration for each of its JSON
 //! types (tsify, from the serde attributes), and each export names them with
@@ -11,7 +14,6 @@
 //! `tsc --strict`, so a missing or misnamed one fails there.
 
 use evodb_core::Config;
-use evodb_core::json_text::to_compact_js;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -44,8 +46,10 @@ pub(crate) fn stringify(value: &JsValue) -> Result<String, JsValue> {
     })
 }
 
+/// A result as a plain object. Serializing to objects directly skips JSON text, which cost as
+/// much as the engine's own work (writing it here, `JSON.parse` in JS).
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&to_compact_js(value))
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(Into::into)
 }
 
 /// The one error conversion: an `Error` named `EvodbError` with the core's `code`.

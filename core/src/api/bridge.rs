@@ -7,6 +7,8 @@
 //! with a struct literal, and matches enums without a wildcard, so a field or case that exists on
 //! one side only is a compile error in every face — the two cannot drift.
 
+use std::sync::Arc;
+
 use crate::error::Result;
 use crate::metrics::Metrics;
 
@@ -35,6 +37,19 @@ macro_rules! same_on_both_sides {
     )*};
 }
 same_on_both_sides!(String, bool, u32, u64, f64);
+
+/// A program's shared text is an owned string in WIT.
+impl IntoFace<String> for Arc<str> {
+    fn into_face(self) -> String {
+        String::from(&*self)
+    }
+}
+
+impl IntoCore<Arc<str>> for String {
+    fn into_core(self) -> Result<Arc<str>> {
+        Ok(self.into())
+    }
+}
 
 /// Counts are `usize` in the core and `u32` in WIT; a population never nears 2^32 programs
 /// (memory runs out first), so the narrowing saturates rather than fails.

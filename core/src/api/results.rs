@@ -1,5 +1,8 @@
 //! What the operations return, shaped exactly like the seed CLI's JSON (camelCase keys, nulls
-//! where the seed prints null). Faces serialize these as they are.
+//! where the seed prints null). Faces serialize these as they are. A program's texts (id, code,
+//! path, changes) are `Arc<str>` shared with the stored program: a result clones pointers.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,10 +17,10 @@ pub struct Info {
     pub is_empty: bool,
     pub last_iteration: u64,
     pub program_count: usize,
-    pub best_program_id: Option<String>,
+    pub best_program_id: Option<Arc<str>>,
     pub best_metrics: Option<Metrics>,
-    pub seed_code_path: Option<String>,
-    pub seed_target_code: Option<String>,
+    pub seed_code_path: Option<Arc<str>>,
+    pub seed_target_code: Option<Arc<str>>,
 }
 
 /// `add`: `{id, metrics, bestProgramId, bestMetrics, lastIteration}`, plus `warnings` when there
@@ -69,20 +72,20 @@ pub struct Sample {
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SampledParent {
-    pub id: String,
-    pub code_path: String,
-    pub target_code: String,
+    pub id: Arc<str>,
+    pub code_path: Arc<str>,
+    pub target_code: Arc<str>,
     pub metrics: Metrics,
-    pub changes: String,
+    pub changes: Arc<str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Inspiration {
-    pub id: String,
+    pub id: Arc<str>,
     pub metrics: Metrics,
-    pub changes: String,
+    pub changes: Arc<str>,
 }
 
 /// `best`: `{id, codePath, targetCode, metrics, changes, iterationFound}` (or `null`).
@@ -90,11 +93,11 @@ pub struct Inspiration {
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct BestProgram {
-    pub id: String,
-    pub code_path: String,
-    pub target_code: String,
+    pub id: Arc<str>,
+    pub code_path: Arc<str>,
+    pub target_code: Arc<str>,
     pub metrics: Metrics,
-    pub changes: String,
+    pub changes: Arc<str>,
     pub iteration_found: u64,
 }
 

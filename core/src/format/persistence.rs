@@ -193,15 +193,15 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             fitness_of(&db.config, &p.metrics).map_err(|e| Error::corrupt(format!("`programs.{key}`: {e}")))?;
         let cell = restore_cell(&db.config, &key, &p)?;
         let program = Program {
-            id: p.id,
-            code_path: p.code_path,
-            target_code: p.target_code,
+            id: p.id.into(),
+            code_path: p.code_path.into(),
+            target_code: p.target_code.into(),
             parent_id: p.parent_id,
             generation: p.generation,
             iteration_found: p.iteration_found,
             timestamp: p.timestamp + 0.0,
             metrics: p.metrics,
-            changes: p.changes,
+            changes: p.changes.into(),
             island: p.island.unwrap_or(u32::MAX),
             migrated_from: p.migrated_from,
             // The seed numbers its candidates by `iterationFound` alone (it records no errors).

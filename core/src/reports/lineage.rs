@@ -17,10 +17,10 @@ impl Database {
     /// let mut db = Database::new(Config::default(), 1).unwrap();
     /// let root = db.add(AddRequest::seed("/a.py", "v0", Metrics::default()), 0.0).unwrap().id;
     /// let mut child = AddRequest::seed("/a.py", "v1", Metrics::default());
-    /// child.parent_id = root.clone();
+    /// child.parent_id = root.to_string();
     /// let child = db.add(child, 1.0).unwrap().id;
-    /// assert_eq!(db.lineage(&child).unwrap().ancestors, [root.clone()]);
-    /// assert_eq!(db.lineage(&root).unwrap().descendants, [child]);
+    /// assert_eq!(db.lineage(&child).unwrap().ancestors, [root.to_string()]);
+    /// assert_eq!(db.lineage(&root).unwrap().descendants, [child.to_string()]);
     /// ```
     pub fn lineage(&self, id: &str) -> Option<Lineage> {
         let program = self.program(id)?;
@@ -54,7 +54,7 @@ impl Database {
             }
         }
         descendants.sort_by(|a, b| (a.iteration_found, &a.id).cmp(&(b.iteration_found, &b.id)));
-        let descendants = descendants.into_iter().map(|p| p.id.clone()).collect();
+        let descendants = descendants.into_iter().map(|p| p.id.to_string()).collect();
         Some(Lineage { id: id.to_string(), ancestors, missing_ancestor, descendants })
     }
 
@@ -62,7 +62,7 @@ impl Database {
     /// fitness, generation), an edge from each live parent to its child, the best highlighted.
     pub fn lineage_mermaid(&self) -> String {
         let programs = self.oldest_first();
-        let node: BTreeMap<&str, usize> = programs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
+        let node: BTreeMap<&str, usize> = programs.iter().enumerate().map(|(i, p)| (&*p.id, i)).collect();
         let mut out = String::from("graph TD\n");
         for (i, p) in programs.iter().enumerate() {
             let short: String = p.id.chars().take(8).collect();
@@ -89,7 +89,7 @@ impl Database {
     /// let mut db = Database::new(Config::default(), 1).unwrap();
     /// let root = db.add(AddRequest::seed("/a.py", "v0", Metrics::new([("s", 0.1)]).unwrap()), 0.0).unwrap().id;
     /// let mut child = AddRequest::seed("/a.py", "v1", Metrics::new([("s", 0.2)]).unwrap());
-    /// child.parent_id = root;
+    /// child.parent_id = root.to_string();
     /// db.add(child, 1.0).unwrap();
     /// let tree = db.lineage_tree();
     /// assert!(tree.lines().nth(1).unwrap().starts_with("└── #2 "), "{tree}");
@@ -99,12 +99,12 @@ impl Database {
         let live = |id: &str| self.program(id).is_some();
         let mut out = String::new();
         let roots: Vec<&Program> =
-            self.oldest_first().into_iter().filter(|p| !live(&p.parent_id) || p.parent_id == p.id).collect();
+            self.oldest_first().into_iter().filter(|p| !live(&p.parent_id) || *p.parent_id == *p.id).collect();
         let mut stack: Vec<(&Program, String, bool, bool)> =
             roots.iter().rev().map(|&p| (p, String::new(), true, true)).collect();
         let mut seen = BTreeSet::new();
         while let Some((p, prefix, last, root)) = stack.pop() {
-            if !seen.insert(p.id.as_str()) {
+            if !seen.insert(&p.id) {
                 continue;
             }
             let branch = if root {
@@ -117,7 +117,7 @@ impl Database {
             out.push_str(&format!("{prefix}{branch}{}\n", self.tree_label(p)));
             let child_prefix =
                 if root { prefix.clone() } else { format!("{prefix}{}", if last { "    " } else { "│   " }) };
-            let kids = children.get(p.id.as_str()).map(Vec::as_slice).unwrap_or_default();
+            let kids = children.get(&*p.id).map(Vec::as_slice).unwrap_or_default();
             for (i, kid) in kids.iter().enumerate().rev() {
                 stack.push((kid, child_prefix.clone(), i + 1 == kids.len(), false));
             }
@@ -128,7 +128,7 @@ impl Database {
     fn tree_label(&self, p: &Program) -> String {
         let short: String = p.id.chars().take(8).collect();
         let fitness = self.fitness(&p.id).unwrap_or(0.0);
-        let best = if self.best_id() == Some(p.id.as_str()) { " ★" } else { "" };
+        let best = if self.best_id() == Some(&*p.id) { " ★" } else { "" };
         format!("#{} {short} fitness {fitness:.3} gen {} island {}{best}", p.seq(), p.generation, p.island)
     }
 

@@ -19,7 +19,7 @@ impl Database {
     /// ```
     pub fn stats(&self) -> Stats {
         let fitness = |slot: u32| self.population.get(slot).fitness;
-        let id = |slot: u32| self.population.get(slot).program.id.clone();
+        let id = |slot: u32| self.population.get(slot).program.id.to_string();
         let islands = self
             .islands
             .iter()

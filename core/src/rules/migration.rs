@@ -59,7 +59,7 @@ impl Database {
         }
         let record = self.population.get(slot);
         let (fitness, timestamp) = (record.fitness, record.program.timestamp);
-        let id = record.program.id.clone();
+        let id = record.program.id.to_string();
         self.join_island(slot, target, fitness, timestamp);
         self.emit(Event::Migrated { id, from, to: target, copy_id: None });
     }
@@ -81,9 +81,9 @@ impl Database {
             cell_of(&self.config.features, &original.metrics, &original.target_code, target)
                 .expect("the original's metrics already produced a cell")
         });
-        let id = original.id.clone();
+        let id = original.id.to_string();
         let copy = Program { id: self.rng.uuid(), island: target, migrated_from: Some(id.clone()), cell, ..original };
-        let copy_id = copy.id.clone();
+        let copy_id = copy.id.to_string();
         self.insert_on_island(copy, fitness, target);
         self.emit(Event::Migrated { id, from, to: target, copy_id: Some(copy_id) });
     }

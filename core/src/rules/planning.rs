@@ -51,7 +51,7 @@ impl Database {
         for i in 0..n as usize {
             let island = targets[(start + i) % targets.len()];
             let work = self.draw_work(Some(island));
-            let id = |slot: u32| self.population.get(slot).program.id.clone();
+            let id = |slot: u32| self.population.get(slot).program.id.to_string();
             let parent_ids = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
             items.push(PlanItem {
                 name: format!("gen-{generation}/island-{island}/{}-{i}", work.operator.name()),

@@ -24,11 +24,13 @@ impl Database {
                     self.islands[island].remove_worst().expect("island is over capacity")
                 };
                 let deleted = self.population.leave_island(slot, island as u32);
-                let id = self.population.get(slot).program.id.clone();
+                if self.recording() {
+                    let id = self.population.get(slot).program.id.to_string();
+                    self.emit(Event::Evicted { id, island: island as u32, deleted });
+                }
                 if deleted {
                     self.delete_program(slot);
                 }
-                self.emit(Event::Evicted { id, island: island as u32, deleted });
             }
         }
     }

@@ -1,7 +1,10 @@
 //! `sample`: a parent and inspirations from the current island (which sampling never moves).
 
+use smallvec::SmallVec;
+
 use crate::api::{Inspiration, Sample, SampledParent};
 use crate::config::InspirationScope;
+use crate::rng::Ranks;
 use crate::state::Database;
 use crate::state::Event;
 
@@ -14,11 +17,13 @@ impl Database {
     /// (crossover's diverse parent, migration's donor program) and the donor island.
     pub fn sample(&mut self) -> Sample {
         let sample = if self.config.operators.is_some() { self.sample_with_operator() } else { self.sample_seed() };
-        self.emit(Event::Sampled {
-            operator: sample.operator,
-            island: sample.island,
-            parent_id: sample.parent.as_ref().map(|p| p.id.clone()),
-        });
+        if self.recording() {
+            self.emit(Event::Sampled {
+                operator: sample.operator,
+                island: sample.island,
+                parent_id: sample.parent.as_ref().map(|p| p.id.to_string()),
+            });
+        }
         sample
     }
 
@@ -80,26 +85,32 @@ impl Database {
     /// `sample_inspirations`: `inspirationsFromTop` drawn from the best `inspirationTopPool`
     /// (a shuffle of the pool, truncated), plus `inspirationsFromRest` drawn from the rest;
     /// then the parents are removed from the list. From the island (seed) or from all islands.
-    pub(crate) fn sample_inspirations(&mut self, island: u32, parents: &[Option<u32>]) -> Vec<u32> {
+    /// The lists are a handful of slots and ranks, kept on the stack.
+    pub(crate) fn sample_inspirations(&mut self, island: u32, parents: &[Option<u32>]) -> SmallVec<[u32; 8]> {
         let pool = self.config.inspiration_top_pool as usize;
         let from_top = self.config.inspirations_from_top as usize;
         let from_rest = self.config.inspirations_from_rest as usize;
-        let (top, rest_ranks, len): (Vec<u32>, Vec<usize>, usize) = match self.config.inspiration_scope {
+        let mut top: SmallVec<[u32; 8]> = SmallVec::new();
+        let mut rest_ranks = Ranks::new();
+        let len = match self.config.inspiration_scope {
             InspirationScope::Island => {
                 let island = &self.islands[island as usize];
-                let keys: Vec<_> = island.top(pool).collect();
-                let mut ranks: Vec<usize> = keys.iter().map(|k| island.rank_of(k)).collect();
-                ranks.sort_unstable();
-                (keys.iter().map(|k| k.slot).collect(), ranks, island.len())
+                for key in island.top(pool) {
+                    top.push(key.slot);
+                    rest_ranks.push(island.rank_of(key));
+                }
+                island.len()
             }
             InspirationScope::AllIslands => {
-                let keys: Vec<_> = self.population.top(pool).collect();
-                let mut ranks: Vec<usize> = keys.iter().map(|k| self.population.rank_of(k)).collect();
-                ranks.sort_unstable();
-                (keys.iter().map(|k| k.slot).collect(), ranks, self.population.len())
+                for key in self.population.top(pool) {
+                    top.push(key.slot);
+                    rest_ranks.push(self.population.rank_of(key));
+                }
+                self.population.len()
             }
         };
-        let mut chosen: Vec<u32> =
+        rest_ranks.sort_unstable();
+        let mut chosen: SmallVec<[u32; 8]> =
             self.rng.distinct_ranks(top.len(), from_top, &[]).into_iter().map(|i| top[i]).collect();
         for rank in self.rng.distinct_ranks(len, from_rest, &rest_ranks) {
             chosen.push(match self.config.inspiration_scope {
@@ -107,7 +118,7 @@ impl Database {
                 InspirationScope::AllIslands => self.population.nth(rank),
             });
         }
-        chosen.retain(|&slot| !parents.contains(&Some(slot)));
+        chosen.retain(|slot| !parents.contains(&Some(*slot)));
         chosen
     }
 }

@@ -2,6 +2,7 @@
 //! drive the operator overrides, and the code-hash fitness cache (evo-anything).
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +25,7 @@ pub(crate) struct RecentCandidate {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CachedResult {
-    pub id: String,
+    pub id: Arc<str>,
     pub metrics: Metrics,
 }
 

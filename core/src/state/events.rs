@@ -107,6 +107,11 @@ impl Database {
         self.events.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// Whether events are being recorded: hot paths build an event only then.
+    pub(crate) fn recording(&self) -> bool {
+        self.events.is_some()
+    }
+
     pub(crate) fn emit(&mut self, event: Event) {
         if let Some(events) = &mut self.events {
             events.push(event);

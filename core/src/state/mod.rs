@@ -35,7 +35,7 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 /// let mut db = Database::new(Config::default(), 7).unwrap();
 /// let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", Metrics::new([("score", 0.4)]).unwrap()), 1.0).unwrap();
 /// let sample = db.sample();
-/// assert_eq!(sample.parent.unwrap().id, seed.id); // island 1 is empty: falls back to the initial program
+/// assert_eq!(*sample.parent.unwrap().id, *seed.id); // island 1 is empty: falls back to the initial program
 /// ```
 #[derive(Clone, Debug)]
 pub struct Database {
@@ -134,7 +134,7 @@ impl Database {
 
     /// Ids on island `i`, in join order.
     pub fn island_members(&self, island: u32) -> Vec<&str> {
-        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_str()).collect()
+        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_ref()).collect()
     }
 
     /// The ranking value of a live program (higher is better).
@@ -198,7 +198,7 @@ impl Database {
     }
 
     pub fn best_id(&self) -> Option<&str> {
-        self.best.map(|slot| self.population.get(slot).program.id.as_str())
+        self.best.map(|slot| self.population.get(slot).program.id.as_ref())
     }
 
     pub(crate) fn seed_program(&self) -> Option<&Program> {

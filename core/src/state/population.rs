@@ -1,7 +1,10 @@
 //! Every live program, by slot. Slots are handed out in insertion order and never reused, so a
 //! slot number is also the program's position in the file's `programs` object.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rustc_hash::FxBuildHasher;
 
 use crate::live_order::LiveOrder;
 use crate::ranking::{RankKey, Ranking};
@@ -20,7 +23,9 @@ pub(crate) struct Population {
     /// so migration's membership checks stay in cache.
     islands: Vec<u64>,
     order: LiveOrder,
-    ids: BTreeMap<String, u32>,
+    /// Id → slot. Only looked up, never iterated, so its order reaches no output; FxHash has no
+    /// random seed, so nothing here draws on OS entropy.
+    ids: HashMap<Arc<str>, u32, FxBuildHasher>,
     ranking: Ranking,
 }
 

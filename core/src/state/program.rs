@@ -1,24 +1,27 @@
 //! A stored program: one candidate as `database.json` keeps it.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::api::{BestProgram, Inspiration, Operator, SampledParent, Status};
 use crate::metrics::Metrics;
 
-/// One program as it is stored: the seed's fields in the seed's order, then evodb's.
+/// One program as it is stored: the seed's fields in the seed's order, then evodb's. Its texts are
+/// shared (`Arc<str>`) with every result that shows them, so a sample copies no code.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Program {
-    pub id: String,
-    pub code_path: String,
-    pub target_code: String,
+    pub id: Arc<str>,
+    pub code_path: Arc<str>,
+    pub target_code: Arc<str>,
     pub parent_id: String,
     pub generation: u64,
     pub iteration_found: u64,
     /// Seconds since the epoch, as the caller passed it (`now`).
     pub timestamp: f64,
     pub metrics: Metrics,
-    pub changes: String,
+    pub changes: Arc<str>,
     /// Home island: where the program was placed when added.
     pub island: u32,
     /// For a copy made by copy-mode migration: the id it was copied from.

@@ -4,7 +4,7 @@
 //! compiler.
 //!
 //! The machine code is used where it lies in the binary's read-only data: its text section is
-//! made executable in place ([`InPlaceCode`]) instead of being copied into fresh memory, which
+//! made executable in place (`InPlaceCode`) instead of being copied into fresh memory, which
 //! cost ~1.5 ms a process (2.5 MB of page faults and copying) of a ~5 ms call.
 
 use std::ffi::c_void;
@@ -39,8 +39,8 @@ static MACHINE_CODE_PAGES: &PageAligned<[u8]> =
 /// Whether a component of this process already uses [`MACHINE_CODE`] in place.
 static IN_PLACE_TAKEN: AtomicBool = AtomicBool::new(false);
 
-/// The component, from [`MACHINE_CODE`]: in place where the system's pages are [`PAGE`] bytes
-/// (the engine then carries [`InPlaceCode`]) for the first load of a process — the CLI's only
+/// The component, from [`MACHINE_CODE`]: in place where the system's pages are 4 KiB
+/// (the engine then carries `InPlaceCode`) for the first load of a process — the CLI's only
 /// one — and copied for any later load (tests load it once per test), so two components never
 /// register, publish or unpublish the same pages.
 #[allow(unsafe_code)] // see SAFETY below

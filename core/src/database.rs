@@ -137,6 +137,7 @@ impl Database {
         // The new program itself may be pruned here when its island is full of better ones.
         self.prune_to_capacity();
         self.emit_archive_change(archive_before);
+        self.compact_indexes_when_sparse();
 
         let improved = best_before.is_none_or(|before| fitness > before);
         self.count_evaluation(improved);

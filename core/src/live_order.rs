@@ -22,6 +22,11 @@ impl LiveOrder {
         self.live == 0
     }
 
+    /// Positions handed out so far, tombstones included.
+    pub(crate) fn positions(&self) -> usize {
+        self.items.len()
+    }
+
     /// Appends `item`; returns its position (stable until the order is rebuilt).
     pub(crate) fn push(&mut self, item: u32) -> u32 {
         debug_assert_ne!(item, TOMBSTONE);

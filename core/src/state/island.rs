@@ -57,6 +57,11 @@ impl Island {
         self.order.is_empty()
     }
 
+    /// Join positions handed out so far, including those of members that left.
+    pub(crate) fn positions_used(&self) -> usize {
+        self.order.positions()
+    }
+
     /// Appends `slot` as the newest member (in `cell`, when feature dimensions are on).
     pub(crate) fn join(&mut self, slot: u32, fitness: f64, timestamp: f64, cell: Option<CellKey>) {
         let pos = self.order.push(slot);

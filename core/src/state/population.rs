@@ -1,5 +1,6 @@
 //! Every live program, by slot. Slots are handed out in insertion order and never reused, so a
-//! slot number is also the program's position in the file's `programs` object.
+//! slot number is also the program's position in the file's `programs` object (until
+//! `compacted` renumbers them, keeping their order).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -42,6 +43,23 @@ impl Population {
         self.slots.push(Some(Box::new(Record { program, fitness })));
         self.islands.push(0);
         slot
+    }
+
+    /// Slots handed out so far, including those of deleted programs.
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The same live programs in the same order, on slots `0..len` and on no island; with the
+    /// map from old slot to new (`u32::MAX` for a deleted program's).
+    pub(crate) fn compacted(mut self) -> (Population, Vec<u32>) {
+        let mut remap = vec![u32::MAX; self.slots.len()];
+        let mut fresh = Population::default();
+        for old in self.order.iter() {
+            let record = self.slots[old as usize].take().expect("an ordered slot is live");
+            remap[old as usize] = fresh.insert(record.program, record.fitness);
+        }
+        (fresh, remap)
     }
 
     pub(crate) fn remove(&mut self, slot: u32) -> Record {

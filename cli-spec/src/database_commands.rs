@@ -4,8 +4,11 @@
 use crate::config_flags::INIT_FLAGS;
 use crate::model::{Command, Flag, HyphenValues, Positional, PossibleValue, Value, concat_flags};
 
-pub const DB_PATH: Positional =
-    Positional::required("dbPath", Value::Path, "The database directory (holds database.json and history.ndjson)");
+pub const DB_PATH: Positional = Positional::required(
+    "dbPath",
+    Value::Path,
+    "The database directory (holds database.json and history.ndjson), or a postgres:// URL with --run",
+);
 
 const DB_ONLY: &[Positional] = &[DB_PATH];
 

@@ -27,6 +27,14 @@ const GLOBAL_FLAGS: &[Flag] = &[
     .default("10000"),
     Flag::of("memoryLimitMb", Value::U64, "MIB", "Memory cap of the database engine, in MiB (exit 4 beyond it)")
         .default("1024"),
+    Flag::text(
+        "store",
+        "URL",
+        "Keep the database in PostgreSQL: postgres://user@host:port/dbname (or set EVODB_STORE); leave <dbPath> out",
+    ),
+    Flag::text("run", "NAME", "The run inside that PostgreSQL database (or set EVODB_RUN); one server holds many"),
+    Flag::of("connectTimeout", Value::U64, "SECONDS", "How long to wait for the PostgreSQL server (exit 5 beyond it)")
+        .default("10"),
 ];
 
 const EXIT_CODES: &[ExitClass] = &[
@@ -60,7 +68,8 @@ const EXIT_CODES: &[ExitClass] = &[
     ExitClass {
         code: 5,
         name: "io",
-        text: "IO: the database directory cannot be created, read, written or locked",
+        text: "IO: the database directory cannot be created, read, written or locked, or the PostgreSQL\n\
+               server cannot be reached",
         commands: &[],
     },
     ExitClass {

@@ -1,5 +1,5 @@
-//! The `files` import: the two files of one database directory, as the host grants them to an
-//! instance. The component names a file; the host decides where it is, refuses anything but a
+//! The `files` import: the two files of one database directory (or one PostgreSQL run, see
+//! `crate::postgres`), as the host grants them to an instance. The component names a file; the host decides where it is, refuses anything but a
 //! regular file (a symlink could point out of the directory, a FIFO would block the call), and
 //! commits atomically: `database.json.tmp` written and synced, renamed over `database.json`, then
 //! the events appended to `history.ndjson` in one write.
@@ -14,10 +14,45 @@ use nix::fcntl::OFlag;
 use crate::bindings::evodb::population::files::Host;
 use crate::directory::{DATABASE_FILE, TEMP_FILE, describe_file_type};
 use crate::history::HISTORY_FILE;
+use crate::postgres::PgFiles;
+
+/// Where an instance's database lives, and what it may do there.
+#[derive(Debug)]
+pub enum Files {
+    Directory(DirectoryFiles),
+    Postgres(Box<PgFiles>),
+}
+
+impl Default for Files {
+    /// No database at all: reads find nothing, commits are refused.
+    fn default() -> Files {
+        Files::Directory(DirectoryFiles::default())
+    }
+}
+
+impl Files {
+    /// Reads and commits in `dir`: for a caller that holds the directory's lock.
+    pub fn read_write(dir: &Path, shown: &Path) -> Files {
+        Files::Directory(DirectoryFiles { dir: Some(dir.to_path_buf()), shown: shown.to_path_buf(), writable: true })
+    }
+
+    /// Reads in `dir` (nothing when `None`); a commit is refused.
+    pub fn read_only(dir: Option<&Path>, shown: &Path) -> Files {
+        Files::Directory(DirectoryFiles { dir: dir.map(Path::to_path_buf), shown: shown.to_path_buf(), writable: false })
+    }
+
+    /// Whether a database is stored there (before this call's commit).
+    pub fn holds_database(&self) -> bool {
+        match self {
+            Files::Directory(files) => files.dir.as_ref().is_some_and(|dir| dir.join(DATABASE_FILE).exists()),
+            Files::Postgres(run) => run.holds_database(),
+        }
+    }
+}
 
 /// What an instance may do with a database directory.
 #[derive(Clone, Debug, Default)]
-pub struct Files {
+pub struct DirectoryFiles {
     /// The resolved directory; `None`: no directory (reads find nothing).
     dir: Option<PathBuf>,
     /// The directory as the user named it, for messages.
@@ -26,17 +61,7 @@ pub struct Files {
     writable: bool,
 }
 
-impl Files {
-    /// Reads and commits in `dir`: for a caller that holds the directory's lock.
-    pub fn read_write(dir: &Path, shown: &Path) -> Files {
-        Files { dir: Some(dir.to_path_buf()), shown: shown.to_path_buf(), writable: true }
-    }
-
-    /// Reads in `dir` (nothing when `None`); a commit is refused.
-    pub fn read_only(dir: Option<&Path>, shown: &Path) -> Files {
-        Files { dir: dir.map(Path::to_path_buf), shown: shown.to_path_buf(), writable: false }
-    }
-
+impl DirectoryFiles {
     fn read(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
         let Some(dir) = &self.dir else { return Ok(None) };
         let mut file = match open_regular(&dir.join(name), OpenOptions::new().read(true)) {
@@ -105,14 +130,23 @@ fn open_regular(path: &Path, options: &mut OpenOptions) -> std::io::Result<File>
 
 impl Host for crate::State {
     fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
-        self.files.read(DATABASE_FILE)
+        match &mut self.files {
+            Files::Directory(files) => files.read(DATABASE_FILE),
+            Files::Postgres(run) => Ok(run.read_database()),
+        }
     }
 
     fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
-        self.files.read(HISTORY_FILE)
+        match &mut self.files {
+            Files::Directory(files) => files.read(HISTORY_FILE),
+            Files::Postgres(run) => run.read_history(),
+        }
     }
 
     fn commit(&mut self, database: Vec<u8>, events: Vec<u8>) -> Result<(), String> {
-        self.files.commit(&database, &events)
+        match &mut self.files {
+            Files::Directory(files) => files.commit(&database, &events),
+            Files::Postgres(run) => run.commit(&database, &events),
+        }
     }
 }

@@ -15,6 +15,7 @@ mod engine_config;
 mod error;
 mod files;
 pub mod history;
+pub mod postgres;
 mod runtime;
 pub mod trial;
 pub mod views;
@@ -26,5 +27,5 @@ pub mod bindings {
 pub use bindings::exports::evodb::population::{population, store};
 pub use directory::{Access, DATABASE_FILE, DatabaseDir, describe_file_type};
 pub use error::HostError;
-pub use files::Files;
+pub use files::{DirectoryFiles, Files};
 pub use runtime::{Host, Limits, State};

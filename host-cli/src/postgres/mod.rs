@@ -1,0 +1,231 @@
+//! A run stored in PostgreSQL, behind the same `files` import a directory sits behind: the
+//! component still reads one `database.json` and commits it with its events, and never sees the
+//! connection or its credentials. docs/postgres.md gives the design and why.
+//!
+//! One transaction per operation. A writer takes a transaction-scoped advisory lock on its run
+//! first, so writers on any number of machines queue on the run and none loses an add; its
+//! commit stores the new database and appends the events, then commits. A reader reads in one
+//! `REPEATABLE READ` snapshot and takes no lock.
+
+mod schema;
+mod url;
+
+use std::sync::Arc;
+
+use postgres::error::SqlState;
+use postgres::{Client, NoTls};
+
+use crate::error::HostError;
+pub use url::PgUrl;
+
+/// A run: where it is stored and its name.
+#[derive(Clone, Debug)]
+pub struct PgRun {
+    pub url: PgUrl,
+    pub name: String,
+}
+
+impl PgRun {
+    /// Checks the name: 1 to 200 characters, none of them control characters.
+    pub fn new(url: PgUrl, name: &str) -> Result<PgRun, String> {
+        if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+            return Err(format!(
+                "--run `{}` is not a run name; pass 1 to 200 printable characters, e.g. --run exp-1",
+                name.escape_debug()
+            ));
+        }
+        Ok(PgRun { url, name: name.to_string() })
+    }
+
+    /// `postgres://user@host:port/dbname run NAME`, for messages.
+    pub fn shown(&self) -> String {
+        format!("{} run `{}`", self.url.shown(), self.name)
+    }
+}
+
+/// An open operation on a run: the connection with its transaction begun, and what was stored
+/// when it began.
+pub struct PgFiles {
+    client: Client,
+    run: PgRun,
+    writable: bool,
+    /// The stored `database.json` and its event count; `None` when the run does not exist yet.
+    stored: Option<(Vec<u8>, i64)>,
+    /// The last failure was a serialization failure or deadlock: the whole operation may be
+    /// run again.
+    retryable: bool,
+}
+
+impl std::fmt::Debug for PgFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PgFiles({}, writable: {})", self.run.shown(), self.writable)
+    }
+}
+
+/// The advisory-lock class of evodb's run locks (the other key is the run name's hash).
+const RUN_LOCK_CLASS: i32 = 0x6576_6f64; // "evod"
+
+impl PgFiles {
+    /// Connects, creates or migrates the schema when needed, begins the operation's transaction
+    /// and, for a writer, waits for the run's lock.
+    pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
+        let mut client = connect(&run.url)?;
+        schema::ensure(&mut client, &run.url)?;
+        let failed = |e: postgres::Error| sql_failure(&run.url, "begin the operation", &e);
+        let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
+        client.batch_execute(begin).map_err(failed)?;
+        if writable {
+            client
+                .execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run.name])
+                .map_err(failed)?;
+        }
+        let row =
+            client.query_opt("SELECT database, seq FROM evodb.runs WHERE name = $1", &[&run.name]).map_err(failed)?;
+        let stored = row.map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, i64>(1)));
+        Ok(PgFiles { client, run: run.clone(), writable, stored, retryable: false })
+    }
+
+    pub fn holds_database(&self) -> bool {
+        self.stored.is_some()
+    }
+
+    pub fn read_database(&self) -> Option<Vec<u8>> {
+        self.stored.as_ref().map(|(database, _)| database.clone())
+    }
+
+    /// The run's events as `history.ndjson` text: one line per event, oldest first.
+    pub fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
+        if self.stored.is_none() {
+            return Ok(None);
+        }
+        let rows = self
+            .client
+            .query("SELECT line FROM evodb.events WHERE run = $1 ORDER BY seq", &[&self.run.name])
+            .map_err(|e| self.failed("read the history of", &e))?;
+        let mut text = Vec::new();
+        for row in rows {
+            text.extend_from_slice(row.get::<_, &[u8]>(0));
+            text.push(b'\n');
+        }
+        Ok(Some(text))
+    }
+
+    /// Stores `database`, appends the lines of `events`, and commits the transaction.
+    pub fn commit(&mut self, database: &[u8], events: &[u8]) -> Result<(), String> {
+        if !self.writable {
+            return Err("this call opened the run for reading only; this is a bug in evodb".into());
+        }
+        let lines: Vec<&[u8]> = events.split(|&b| b == b'\n').filter(|line| !line.is_empty()).collect();
+        let before = self.stored.as_ref().map_or(0, |(_, seq)| *seq);
+        let after = before + lines.len() as i64;
+        let result = (|| {
+            self.client.execute(
+                "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
+                 ON CONFLICT (name) DO UPDATE
+                 SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
+                     updated = now()",
+                &[&self.run.name, &database, &after],
+            )?;
+            if !lines.is_empty() {
+                self.client.execute(
+                    "INSERT INTO evodb.events (run, seq, line)
+                     SELECT $1, $2 + n, line FROM unnest($3::bytea[]) WITH ORDINALITY AS t(line, n)",
+                    &[&self.run.name, &before, &lines],
+                )?;
+            }
+            self.client.batch_execute("COMMIT")
+        })();
+        result.map_err(|e| self.failed("save", &e))?;
+        self.stored = Some((database.to_vec(), after));
+        Ok(())
+    }
+
+    /// True after a serialization failure or deadlock: nothing was committed and the operation
+    /// may be run again from the start.
+    pub fn retryable(&self) -> bool {
+        self.retryable
+    }
+
+    fn failed(&mut self, action: &str, err: &postgres::Error) -> String {
+        self.retryable = matches!(err.code(), Some(c) if *c == SqlState::T_R_SERIALIZATION_FAILURE || *c == SqlState::T_R_DEADLOCK_DETECTED);
+        sql_failure(&self.run.url, &format!("{action} {}", self.run.shown()), err).to_string()
+    }
+}
+
+/// Copies a run's stored database and history, or `None` when the run does not exist.
+pub fn read_run(run: &PgRun) -> Result<Option<(Vec<u8>, Vec<u8>)>, HostError> {
+    let mut files = PgFiles::open(run, false)?;
+    let Some(database) = files.read_database() else { return Ok(None) };
+    let history = files.read_history().map_err(HostError::Io)?.unwrap_or_default();
+    Ok(Some((database, history)))
+}
+
+/// Creates `run` holding `database` and the events of `history`; refused when it exists.
+pub fn create_run(run: &PgRun, database: &[u8], history: &[u8]) -> Result<(), HostError> {
+    let mut files = PgFiles::open(run, true)?;
+    if files.holds_database() {
+        return Err(HostError::Io(format!(
+            "{} already holds a database; pick another --run, or copy into an empty one",
+            run.shown()
+        )));
+    }
+    files.commit(database, history).map_err(HostError::Io)
+}
+
+fn connect(url: &PgUrl) -> Result<Client, HostError> {
+    let connected = if url.wants_tls() { url.config.connect(tls(url)?) } else { url.config.connect(NoTls) };
+    connected.map_err(|e| {
+        HostError::Io(url.redact(&format!(
+            "cannot connect to PostgreSQL at {} ({}); check that the server is running and reachable and the \
+             URL's user, database and password (a slow network may need a longer --connectTimeout)",
+            url.endpoint(),
+            describe(&e)
+        )))
+    })
+}
+
+/// rustls, verifying the server against the web's roots and the URL's `sslrootcert`.
+fn tls(url: &PgUrl) -> Result<tokio_postgres_rustls::MakeRustlsConnect, HostError> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Some(path) = &url.root_cert {
+        let bad = |e: String| {
+            HostError::Io(format!("cannot read sslrootcert `{}` ({e}); pass a PEM file of CA certificates", path.display()))
+        };
+        for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(e.to_string()))? {
+            roots.add(cert.map_err(|e| bad(e.to_string()))?).map_err(|e| bad(e.to_string()))?;
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| HostError::Io(format!("cannot set up TLS: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
+/// A failed statement: exit 5 (IO), naming what failed; the password never appears.
+fn sql_failure(url: &PgUrl, action: &str, err: &postgres::Error) -> HostError {
+    HostError::Io(url.redact(&format!(
+        "cannot {action} on PostgreSQL at {} ({}); nothing was saved: run the command again",
+        url.endpoint(),
+        describe(err)
+    )))
+}
+
+/// The server's own message when it sent one, else the client's with its cause.
+fn describe(err: &postgres::Error) -> String {
+    if let Some(db) = err.as_db_error() {
+        return format!("{}: {}", db.severity(), db.message());
+    }
+    let mut text = err.to_string();
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,89 @@
+//! evodb's tables, in their own schema `evodb`, created on first use and migrated forward.
+//! `evodb.meta` holds the schema version; each migration takes the version one step up, under an
+//! advisory lock so that clients starting together migrate once.
+
+use postgres::Client;
+
+use super::{PgUrl, sql_failure};
+use crate::error::HostError;
+
+/// Migration `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: a run's current database.json and its events, one row per history.ndjson line.
+    // `snapshot_seq` is the event count `database` reflects (always `seq` today; kept so a
+    // snapshot may lag its events later without another migration).
+    "CREATE TABLE evodb.runs (
+         name text PRIMARY KEY,
+         database bytea NOT NULL,
+         seq bigint NOT NULL,
+         snapshot_seq bigint NOT NULL,
+         created timestamptz NOT NULL DEFAULT now(),
+         updated timestamptz NOT NULL DEFAULT now()
+     );
+     CREATE TABLE evodb.events (
+         run text NOT NULL REFERENCES evodb.runs (name) ON DELETE CASCADE,
+         seq bigint NOT NULL,
+         line bytea NOT NULL,
+         PRIMARY KEY (run, seq)
+     );",
+];
+
+/// The version this evodb writes.
+pub const VERSION: i32 = MIGRATIONS.len() as i32;
+
+const MIGRATION_LOCK: i64 = 0x6576_6f64_6d69_6772; // "evodmigr"
+
+/// Brings the schema to [`VERSION`]; refuses a newer one (written by a newer evodb).
+pub fn ensure(client: &mut Client, url: &PgUrl) -> Result<(), HostError> {
+    let failed = |e: postgres::Error| sql_failure(url, "set up evodb's tables", &e);
+    let current = installed(client).map_err(failed)?;
+    if current == VERSION {
+        return Ok(());
+    }
+    check_not_newer(current, url)?;
+    let mut tx = client.transaction().map_err(failed)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(failed)?;
+    tx.batch_execute(
+        "CREATE SCHEMA IF NOT EXISTS evodb;
+         CREATE TABLE IF NOT EXISTS evodb.meta (key text PRIMARY KEY, value text NOT NULL);",
+    )
+    .map_err(failed)?;
+    // Read again under the lock: another client may have migrated meanwhile.
+    let current = version(&mut tx).map_err(failed)?;
+    check_not_newer(current, url)?;
+    for migration in &MIGRATIONS[current as usize..] {
+        tx.batch_execute(migration).map_err(failed)?;
+    }
+    tx.execute(
+        "INSERT INTO evodb.meta (key, value) VALUES ('schema_version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        &[&VERSION.to_string()],
+    )
+    .map_err(failed)?;
+    tx.commit().map_err(failed)
+}
+
+fn check_not_newer(current: i32, url: &PgUrl) -> Result<(), HostError> {
+    if current > VERSION {
+        return Err(HostError::Io(format!(
+            "the evodb tables at {} are schema version {current}, newer than this evodb knows ({VERSION}); \
+             upgrade evodb",
+            url.shown()
+        )));
+    }
+    Ok(())
+}
+
+/// 0 when evodb's tables are not there yet.
+fn installed(client: &mut Client) -> Result<i32, postgres::Error> {
+    let exists: bool = client.query_one("SELECT to_regclass('evodb.meta') IS NOT NULL", &[])?.get(0);
+    if !exists {
+        return Ok(0);
+    }
+    version(client)
+}
+
+fn version(client: &mut impl postgres::GenericClient) -> Result<i32, postgres::Error> {
+    let row = client.query_opt("SELECT value FROM evodb.meta WHERE key = 'schema_version'", &[])?;
+    Ok(row.and_then(|row| row.get::<_, String>(0).parse().ok()).unwrap_or(0))
+}

@@ -37,6 +37,13 @@ pub struct State {
     memory: MemoryCap,
 }
 
+impl State {
+    /// Where the instance's database lives.
+    pub fn files(&self) -> &Files {
+        &self.files
+    }
+}
+
 /// Refuses memory growth beyond the cap and remembers that it did, so the trap that follows
 /// (the guest's allocator aborts) is reported as the cap, not as a crash.
 struct MemoryCap {

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
 
+use crate::location::{StoreArgs, with_store_as_db_path};
 use crate::skill::{InstallArgs, SkillAction, SkillArgs};
 use crate::trial::TrialArgs;
 
@@ -15,6 +16,7 @@ use crate::trial::TrialArgs;
 pub struct Cli {
     pub command: Command,
     pub sandbox: SandboxArgs,
+    pub store: StoreArgs,
 }
 
 #[derive(Debug)]
@@ -153,6 +155,7 @@ pub struct ViewArgs {
 
 /// Parses the command line; the error is clap's (usage, or the text of --help/--version).
 pub fn parse(argv: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Cli, clap::Error> {
+    let argv = with_store_as_db_path(argv.into_iter().map(Into::into).collect());
     let matches = crate::parser::command().try_get_matches_from(argv)?;
     Ok(from_matches(&matches))
 }
@@ -160,6 +163,11 @@ pub fn parse(argv: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Res
 fn from_matches(m: &ArgMatches) -> Cli {
     let sandbox =
         SandboxArgs { time_budget_ms: required(m, "timeBudgetMs"), memory_limit_mb: required(m, "memoryLimitMb") };
+    let store = StoreArgs {
+        store: optional(m, "store"),
+        run: optional(m, "run"),
+        connect_timeout_secs: required(m, "connectTimeout"),
+    };
     let (name, m) = m.subcommand().expect("the parser requires a command");
     let db = || DbArg { db: required(m, "dbPath") };
     let command = match name {
@@ -213,7 +221,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
         }),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };
-    Cli { command, sandbox }
+    Cli { command, sandbox, store }
 }
 
 fn candidate(m: &ArgMatches) -> CandidateArgs {

@@ -17,6 +17,7 @@ use crate::args::{
     SeedArgs,
 };
 use crate::failure::Failure;
+use crate::location::Location;
 use crate::session::{Runtime, ok};
 
 /// What a successful command prints: JSON on stdout, warnings on stderr.
@@ -34,10 +35,13 @@ impl From<String> for Printed {
 pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
     match command {
         Command::Create(DbArg { db }) => {
-            // Writes only where there is no database yet: an existing file keeps its bytes.
-            let info = match db.join(DATABASE_FILE).exists() {
-                true => runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_info(st, db)))?,
-                false => runtime.open(&db, Access::Write)?.write(|m, st, db| ok(m.call_info(st, db)))?,
+            // Writes only where there is no database yet: an existing file keeps its bytes (and
+            // an existing directory is not even locked).
+            let exists = matches!(runtime.locate(&db)?, Location::Directory(dir) if dir.join(DATABASE_FILE).exists());
+            let mut session = runtime.open(&db, if exists { Access::Read } else { Access::Write })?;
+            let info = match session.holds_database() {
+                true => session.read(|m, st, db| ok(m.call_info(st, db)))?,
+                false => session.write(|m, st, db| ok(m.call_info(st, db)))?,
             };
             Ok(output::json(&core::<_, Info>(info)).into())
         }
@@ -48,8 +52,9 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::Seed(args) => seed(runtime, args),
         Command::Add(args) => add(runtime, args),
         Command::Sample(DbArg { db }) => {
-            let warnings = new_database_warning(&db);
-            let sample = runtime.open(&db, Access::Write)?.write(|m, st, db| ok(m.call_sample(st, db)))?;
+            let mut session = runtime.open(&db, Access::Write)?;
+            let warnings = session.new_database_warning();
+            let sample = session.write(|m, st, db| ok(m.call_sample(st, db)))?;
             Ok(Printed { stdout: output::json(&core::<_, Sample>(sample)), warnings })
         }
         Command::Best(DbArg { db }) => {
@@ -82,9 +87,9 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::History(args) => history(runtime, args),
         Command::Demo(args) => crate::demo::run(runtime, args),
         Command::Plan(PlanArgs { db: DbArg { db }, n, frozen, boosted }) => {
-            let warnings = new_database_warning(&db);
-            let plan =
-                runtime.open(&db, Access::Write)?.write(|m, st, db| m.call_plan(st, db, n, &frozen, &boosted))?;
+            let mut session = runtime.open(&db, Access::Write)?;
+            let warnings = session.new_database_warning();
+            let plan = session.write(|m, st, db| m.call_plan(st, db, n, &frozen, &boosted))?;
             Ok(Printed { stdout: output::json(&core::<_, Plan>(plan)), warnings })
         }
         Command::ShouldStop(DbArg { db }) => {
@@ -92,17 +97,8 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             Ok(output::json(&core::<_, StopVerdict>(verdict)).into())
         }
         Command::Trial(args) => crate::trial::run(args),
-        Command::View(args) => crate::view::run(args),
+        Command::View(args) => crate::view::run(args, &runtime.store_args),
         Command::Skill(args) => crate::skill::run(args),
-    }
-}
-
-/// Writers other than `create`/`init` start a database where there is none, as the seed does;
-/// the user probably meant an existing one (a typo in the path), so they are told.
-fn new_database_warning(db: &Path) -> Vec<String> {
-    match db.join(DATABASE_FILE).exists() {
-        true => Vec::new(),
-        false => vec![format!("no database at `{}`; creating a new one", db.display())],
     }
 }
 
@@ -117,8 +113,7 @@ fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Print
     fields.entry("changes").or_insert_with(|| json!("initial implementation"));
     fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
     let request = add_request(fields)?;
-    let mut warnings = new_database_warning(&db.db);
-    let outcome = add_to(runtime, &db.db, &request)?;
+    let (mut warnings, outcome) = add_to(runtime, &db.db, &request)?;
     warnings.extend(outcome.warnings);
     Ok(Printed { stdout: output::json(&json!({"id": outcome.id, "metrics": outcome.metrics})), warnings })
 }
@@ -154,9 +149,8 @@ fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
         }
     }
     let request = add_request(fields)?;
-    let mut warnings = new_database_warning(&db.db);
     // The seed prints no warnings in its JSON; the CLI prints them on stderr.
-    let mut outcome = add_to(runtime, &db.db, &request)?;
+    let (mut warnings, mut outcome) = add_to(runtime, &db.db, &request)?;
     warnings.append(&mut outcome.warnings);
     Ok(Printed { stdout: output::json(&outcome), warnings })
 }
@@ -198,10 +192,12 @@ fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failure> {
     Ok(output::wit(request))
 }
 
-/// Adds `request` to the database in `db` and saves it.
-fn add_to(runtime: &Runtime, db: &Path, request: &wit::AddRequest) -> Result<AddOutcome, Failure> {
-    let outcome = runtime.open(db, Access::Write)?.write(|m, st, db| m.call_add(st, db, request, now()))?;
-    Ok(core(outcome))
+/// Adds `request` to the database at `db` and saves it; with the warning when it made a new one.
+fn add_to(runtime: &Runtime, db: &Path, request: &wit::AddRequest) -> Result<(Vec<String>, AddOutcome), Failure> {
+    let mut session = runtime.open(db, Access::Write)?;
+    let warnings = session.new_database_warning();
+    let outcome = session.write(|m, st, db| m.call_add(st, db, request, now()))?;
+    Ok((warnings, core(outcome)))
 }
 
 fn bad_input(err: evodb_core::Error) -> Failure {
@@ -275,15 +271,23 @@ fn init(runtime: &Runtime, args: InitArgs) -> Result<Printed, Failure> {
 /// Checks the stored file for every broken invariant (the engine's `validate`) and reports them
 /// all as JSON; an invalid database exits 1 with its problems on stdout and the first on stderr.
 fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
-    if !db.join(DATABASE_FILE).exists() {
-        return Err(Failure::NotFound(format!(
+    let missing = || {
+        Failure::NotFound(format!(
             "no database at `{}` (no {DATABASE_FILE}): nothing to validate; check the path",
             db.display()
-        )));
+        ))
+    };
+    if matches!(runtime.locate(db)?, Location::Directory(dir) if !dir.join(DATABASE_FILE).exists()) {
+        return Err(missing());
     }
     let mut session = runtime.open(db, Access::Read)?;
+    if !session.holds_database() {
+        return Err(missing());
+    }
     let mut problems = session.validate()?;
-    problems.extend(evodb_host::history::problems(db).map_err(Failure::Io)?);
+    if let Some(dir) = session.directory() {
+        problems.extend(evodb_host::history::problems(dir).map_err(Failure::Io)?);
+    }
     if let Some(first) = problems.first() {
         println!("{}", output::json(&json!({"valid": false, "problems": problems})));
         let more =

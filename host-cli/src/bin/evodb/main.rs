@@ -6,6 +6,7 @@ mod commands;
 mod config_flags;
 mod demo;
 mod failure;
+mod location;
 mod parser;
 mod session;
 mod skill;
@@ -30,9 +31,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         // The commands that need no component.
         Command::Trial(args) => trial::run(args),
-        Command::View(args) => view::run(args),
+        Command::View(args) => view::run(args, &cli.store),
         Command::Skill(args) => skill::run(args),
-        command => Runtime::start(&cli.sandbox).and_then(|runtime| commands::run(&runtime, command)),
+        command => Runtime::start(&cli.sandbox, cli.store).and_then(|runtime| commands::run(&runtime, command)),
     };
     match result {
         Ok(printed) => {

@@ -1,45 +1,64 @@
-//! One component instance on one database directory, as each CLI command uses it.
+//! One component instance on one database (a directory or a PostgreSQL run), as each CLI
+//! command uses it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::{Access, DATABASE_FILE, DatabaseDir, Host, HostError, Limits, State, embedded, population};
+use evodb_host::postgres::PgFiles;
+use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
 use crate::args::SandboxArgs;
 use crate::failure::Failure;
+use crate::location::{Location, StoreArgs};
 
 /// The engine with the component loaded: once per process.
 pub struct Runtime {
     host: Host,
     component: Component,
+    pub store_args: StoreArgs,
 }
 
 impl Runtime {
-    pub fn start(sandbox: &SandboxArgs) -> Result<Runtime, Failure> {
+    pub fn start(sandbox: &SandboxArgs, store_args: StoreArgs) -> Result<Runtime, Failure> {
         let memory_bytes = usize::try_from(sandbox.memory_limit_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
         let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
         let host = Host::with_limits(limits).map_err(internal)?;
         let component = embedded::load(&host).map_err(internal)?;
-        Ok(Runtime { host, component })
+        Ok(Runtime { host, component, store_args })
     }
 
-    /// An instance granted the files of `path` (resolved; created and locked for writers). A
-    /// reader of a missing directory reads nothing: the same answer as an empty database, and
-    /// nothing is created where the path points.
-    pub fn open(&self, path: &Path, access: Access) -> Result<Session<'_>, Failure> {
-        let dir = DatabaseDir::open(path, access)?;
-        if let Some(repair) = dir.repaired() {
-            eprintln!("warning: {repair}");
-        }
-        let mut store = self.host.store(dir.files(path));
+    /// The location `<dbPath>` names: a directory, or a run with `--store`/a `postgres://` URL.
+    pub fn locate(&self, db: &Path) -> Result<Location, Failure> {
+        self.store_args.locate(db)
+    }
+
+    /// An instance granted the database at `db`. A directory is resolved, and created and locked
+    /// for writers; a reader of a missing directory reads nothing (the same answer as an empty
+    /// database) and nothing is created where the path points. A PostgreSQL run is opened in a
+    /// transaction, locked for writers.
+    pub fn open(&self, db: &Path, access: Access) -> Result<Session<'_>, Failure> {
+        let (files, dir, shown) = match self.locate(db)? {
+            Location::Directory(path) => {
+                let dir = DatabaseDir::open(&path, access)?;
+                if let Some(repair) = dir.repaired() {
+                    eprintln!("warning: {repair}");
+                }
+                (dir.files(&path), Some(dir), format!("`{}`", path.display()))
+            }
+            Location::Postgres(run) => {
+                let files = PgFiles::open(&run, access == Access::Write)?;
+                (Files::Postgres(Box::new(files)), None, run.shown())
+            }
+        };
+        let mut store = self.host.store(files);
         let bindings = match self.host.instantiate_store(&mut store, &self.component) {
             Ok(bindings) => bindings,
             Err(err) => return Err(self.host.classify(&store, err).into()),
         };
-        Ok(Session { host: &self.host, store, bindings, user_path: path.to_path_buf(), dir })
+        Ok(Session { host: &self.host, store, bindings, shown, dir })
     }
 }
 
@@ -47,9 +66,10 @@ pub struct Session<'a> {
     host: &'a Host,
     store: Store<State>,
     bindings: WithStore,
-    /// The directory as the user named it, for messages.
-    user_path: PathBuf,
-    dir: DatabaseDir,
+    /// The location as the user named it (a run without its password), for messages.
+    shown: String,
+    /// A directory's lock and clean-up; `None` for a PostgreSQL run.
+    dir: Option<DatabaseDir>,
 }
 
 /// The `database` resource's methods, as an operation receives them.
@@ -80,10 +100,10 @@ impl Session<'_> {
     /// `init`: a new database from `config_json`, saved; refused when the directory holds one
     /// (the writer's lock is held, so the check stands until the save).
     pub fn init(&mut self, config_json: &str, rng_seed: u64) -> Result<population::DatabaseInfo, Failure> {
-        if self.dir.path().is_some_and(|dir| dir.join(DATABASE_FILE).exists()) {
+        if self.holds_database() {
             return Err(Failure::BadInput(format!(
-                "`{}` already holds a database; use it as it is, or remove it to start over",
-                self.user_path.join(DATABASE_FILE).display()
+                "{} already holds a database; use it as it is, or remove it to start over",
+                self.shown
             )));
         }
         let (interface, methods) =
@@ -101,6 +121,25 @@ impl Session<'_> {
             Ok(Ok(info))
         });
         result.map_err(|e| self.failed(e))
+    }
+
+    /// Whether a database is stored there (checked under a writer's lock, so it stands).
+    pub fn holds_database(&self) -> bool {
+        self.store.data().files().holds_database()
+    }
+
+    /// Writers other than `create`/`init` start a database where there is none, as the seed
+    /// does; the user probably meant an existing one (a typo in the path), so they are told.
+    pub fn new_database_warning(&self) -> Vec<String> {
+        match self.holds_database() {
+            true => Vec::new(),
+            false => vec![format!("no database at {}; creating a new one", self.shown)],
+        }
+    }
+
+    /// The directory, for what only a directory has (its history file's torn lines).
+    pub fn directory(&self) -> Option<&Path> {
+        self.dir.as_ref().and_then(DatabaseDir::path)
     }
 
     /// `<dir>/history.ndjson` as stored.
@@ -145,7 +184,9 @@ impl Session<'_> {
     }
 
     fn failed(&self, err: HostError) -> Failure {
-        self.dir.clean_up_after_failure();
+        if let Some(dir) = &self.dir {
+            dir.clean_up_after_failure();
+        }
         Failure::from(err)
     }
 }

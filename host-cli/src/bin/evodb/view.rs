@@ -1,7 +1,8 @@
 //! `evodb view [db]`: serves the playground (`www/`, with the wasm-bindgen `web` build in
 //! `www/pkg/`, embedded in the binary) on 127.0.0.1, and with a database directory, that run's
-//! `database.json` and `history.ndjson` under `/run/`, read fresh on each request so a reload
-//! shows a run that is still going. Read-only: nothing here writes.
+//! `database.json` and `history.ndjson` under `/run/` (from a directory or a PostgreSQL run),
+//! read fresh on each request so a reload shows a run that is still going. Read-only: nothing
+//! here writes.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -12,14 +13,32 @@ use std::time::Duration;
 
 use include_dir::{Dir, include_dir};
 
+use evodb_host::postgres::{self, PgRun};
+
 use crate::args::ViewArgs;
 use crate::commands::Printed;
 use crate::failure::Failure;
+use crate::location::{Location, StoreArgs};
+
+/// Where the served run is read from.
+enum RunSource {
+    Directory(PathBuf),
+    Postgres(PgRun),
+}
 
 static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
 
-pub fn run(args: ViewArgs) -> Result<Printed, Failure> {
-    let run_dir = args.db.as_deref().map(database_dir).transpose()?;
+pub fn run(args: ViewArgs, store: &StoreArgs) -> Result<Printed, Failure> {
+    let run_dir = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
+        None => None,
+        Some(Location::Directory(path)) => Some(RunSource::Directory(database_dir(&path)?)),
+        Some(Location::Postgres(run)) => {
+            if postgres::read_run(&run)?.is_none() {
+                return Err(Failure::NotFound(format!("{} holds no database; check --run", run.shown())));
+            }
+            Some(RunSource::Postgres(run))
+        }
+    };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{}: {e}; pass another --port", args.port)))?;
     let port = listener.local_addr().map_or(args.port, |a| a.port());
@@ -32,18 +51,18 @@ pub fn run(args: ViewArgs) -> Result<Printed, Failure> {
     let _ = writeln!(stdout, "{url}");
     let _ = stdout.flush();
     drop(stdout);
-    eprintln!("Serving the evodb playground{}; Ctrl-C stops.", describe(run_dir.as_deref()));
+    eprintln!("Serving the evodb playground{}; Ctrl-C stops.", describe(run_dir.as_ref()));
     let run_dir = Arc::new(run_dir);
     for stream in listener.incoming().flatten() {
         // One thread a connection: a browser opens several at once, some only speculatively.
         let run_dir = Arc::clone(&run_dir);
-        thread::spawn(move || serve(stream, run_dir.as_deref()));
+        thread::spawn(move || serve(stream, run_dir.as_ref().as_ref()));
     }
     Ok(Printed::from(String::new()))
 }
 
 /// Answers one request and closes the connection (no keep-alive: a local page loads a dozen files).
-fn serve(mut stream: TcpStream, run_dir: Option<&Path>) {
+fn serve(mut stream: TcpStream, run_dir: Option<&RunSource>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut head = String::new();
     let mut reader = BufReader::new(&stream);
@@ -90,11 +109,26 @@ fn database_dir(path: &Path) -> Result<PathBuf, Failure> {
     Ok(dir)
 }
 
-fn describe(run_dir: Option<&Path>) -> String {
-    run_dir.map(|d| format!(" with the run in {}", d.display())).unwrap_or_default()
+fn describe(run_dir: Option<&RunSource>) -> String {
+    match run_dir {
+        Some(RunSource::Directory(dir)) => format!(" with the run in {}", dir.display()),
+        Some(RunSource::Postgres(run)) => format!(" with {}", run.shown()),
+        None => String::new(),
+    }
 }
 
-fn respond(method: &str, url: &str, run_dir: Option<&Path>) -> Reply {
+/// `database.json` or `history.ndjson` of the run, as stored now.
+fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
+    match source {
+        RunSource::Directory(dir) => std::fs::read(dir.join(name)).ok(),
+        RunSource::Postgres(run) => {
+            let (database, history) = postgres::read_run(run).ok()??;
+            Some(if name == "database.json" { database } else { history }).filter(|bytes| !bytes.is_empty())
+        }
+    }
+}
+
+fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
     if method != "GET" && method != "HEAD" {
         return text(405, "the playground is read-only: GET only");
     }
@@ -105,11 +139,11 @@ fn respond(method: &str, url: &str, run_dir: Option<&Path>) -> Reply {
     }
     let body = if let Some(name) = path.strip_prefix("run/") {
         match (run_dir, name) {
-            (Some(dir), "database.json") => std::fs::read(dir.join(name)).ok(),
+            (Some(source), "database.json") => run_file(source, name),
             // A run without history (the seed's CLI writes none) answers "no content", not 404.
-            (Some(dir), "history.ndjson") => match std::fs::read(dir.join(name)) {
-                Ok(bytes) => Some(bytes),
-                Err(_) => return Reply { status: 204, content_type: "text/plain", body: Vec::new() },
+            (Some(source), "history.ndjson") => match run_file(source, name) {
+                Some(bytes) => Some(bytes),
+                None => return Reply { status: 204, content_type: "text/plain", body: Vec::new() },
             },
             _ => None,
         }

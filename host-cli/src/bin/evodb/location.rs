@@ -1,0 +1,148 @@
+//! Where a command's database lives: a directory, or a run in PostgreSQL. `<dbPath>` may be a
+//! `postgres://` URL; `--store URL` (or `EVODB_STORE`) stands in for a `<dbPath>` left out, and
+//! `--run NAME` (or `EVODB_RUN`) names the run.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use evodb_cli_spec::{CLI, Value};
+use evodb_host::postgres::{PgRun, PgUrl};
+
+use crate::failure::Failure;
+
+#[derive(Debug)]
+pub enum Location {
+    Directory(PathBuf),
+    Postgres(PgRun),
+}
+
+/// The PostgreSQL flags, as every command receives them.
+#[derive(Clone, Debug, Default)]
+pub struct StoreArgs {
+    /// `--store` as given on the command line (not from the environment).
+    pub store: Option<String>,
+    pub run: Option<String>,
+    pub connect_timeout_secs: u64,
+}
+
+fn is_url(text: &str) -> bool {
+    text.starts_with("postgres://") || text.starts_with("postgresql://")
+}
+
+impl StoreArgs {
+    /// The location `<dbPath>` (or the store standing in for it) names.
+    pub fn locate(&self, db: &Path) -> Result<Location, Failure> {
+        let text = db.to_str().filter(|text| is_url(text));
+        if let Some(store) = &self.store
+            && text != Some(store.as_str())
+        {
+            return Err(Failure::Usage(format!(
+                "both <dbPath> `{}` and --store were given; pass one of them",
+                db.display()
+            )));
+        }
+        let Some(text) = text else {
+            if self.run.is_some() {
+                return Err(Failure::Usage(format!(
+                    "--run names a run in PostgreSQL, but `{}` is a directory; leave --run out, or pass --store",
+                    db.display()
+                )));
+            }
+            return Ok(Location::Directory(db.to_path_buf()));
+        };
+        let url = PgUrl::parse(text, Duration::from_secs(self.connect_timeout_secs)).map_err(Failure::Usage)?;
+        let run = self.run.clone().or_else(|| std::env::var("EVODB_RUN").ok().filter(|r| !r.is_empty()));
+        let run = run.ok_or_else(|| {
+            Failure::Usage(format!(
+                "{} holds many runs: pass --run NAME (or set EVODB_RUN) to say which",
+                url.shown()
+            ))
+        })?;
+        Ok(Location::Postgres(PgRun::new(url, &run).map_err(Failure::Usage)?))
+    }
+}
+
+/// With `--store URL` or `EVODB_STORE` and a command's `<dbPath>` left out, the URL is put in
+/// its place, so the parser and every command see one location. A `<dbPath>` that is given
+/// always wins over `EVODB_STORE`.
+pub fn with_store_as_db_path(mut argv: Vec<OsString>) -> Vec<OsString> {
+    let flag_store = argv.iter().enumerate().find_map(|(i, arg)| {
+        let arg = arg.to_str()?;
+        match arg.strip_prefix("--store") {
+            Some("") => argv.get(i + 1).cloned(),
+            Some(rest) => rest.strip_prefix('=').map(OsString::from),
+            None => None,
+        }
+    });
+    let Some(store) = flag_store.or_else(|| std::env::var_os("EVODB_STORE").filter(|s| !s.is_empty())) else {
+        return argv;
+    };
+    let takes_value = |flags: &[evodb_cli_spec::Flag], name: &str| {
+        flags.iter().any(|f| (f.name == name || f.aliases.contains(&name)) && f.value != Value::Switch)
+    };
+    // The command: the first argument that is not a global flag or its value.
+    let mut i = 1;
+    while i < argv.len() {
+        let Some(arg) = argv[i].to_str() else { return argv };
+        match arg.strip_prefix("--") {
+            Some(name) if !name.contains('=') && takes_value(CLI.global_flags, name) => i += 2,
+            Some(_) => i += 1,
+            None => break,
+        }
+    }
+    let Some(spec) = argv.get(i).and_then(|a| a.to_str()).and_then(|name| CLI.commands.iter().find(|c| c.name == name))
+    else {
+        return argv;
+    };
+    if spec.positionals.first().is_none_or(|p| p.name != "dbPath") {
+        return argv;
+    }
+    let mut given = 0;
+    let mut j = i + 1;
+    while j < argv.len() {
+        match argv[j].to_str().and_then(|a| a.strip_prefix("--")) {
+            Some("") => {
+                given += argv.len() - j - 1;
+                break;
+            }
+            Some(name) if !name.contains('=') && (takes_value(spec.flags, name) || takes_value(CLI.global_flags, name)) => {
+                j += 2
+            }
+            Some(_) => j += 1,
+            None => {
+                given += 1;
+                j += 1;
+            }
+        }
+    }
+    if given < spec.positionals.len() {
+        argv.insert(i + 1, store);
+    }
+    argv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_store_flag_takes_the_place_of_a_missing_db_path() {
+        let url = "postgres://u@h/d";
+        let cases: [(&[&str], &[&str]); 5] = [
+            (&["evodb", "info", "--store", url], &["evodb", "info", url, "--store", url]),
+            (&["evodb", "--store", url, "lineage", "abc"], &["evodb", "--store", url, "lineage", url, "abc"]),
+            (&["evodb", "add", "--store=x", "--changes", "c"], &["evodb", "add", "x", "--store=x", "--changes", "c"]),
+            // Both given: left for the command to refuse.
+            (&["evodb", "info", "dir", "--store", url], &["evodb", "info", "dir", "--store", url]),
+            (&["evodb", "plan", "--store", url, "--frozen", "1", "4"], &["evodb", "plan", url, "--store", url, "--frozen", "1", "4"]),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(with_store_as_db_path(args(given)), args(expected), "{given:?}");
+        }
+    }
+}

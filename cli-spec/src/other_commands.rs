@@ -1,8 +1,17 @@
-//! The native CLI's commands that are not database operations on a path: `demo`, `view`,
-//! `trial` and `skill install`. The Node drop-in offers none of them.
+//! The native CLI's commands that are not database operations on a path: `copy`, `demo`,
+//! `view`, `trial` and `skill install`. The Node drop-in offers none of them.
 
 use crate::config_flags::RNG_SEED_ALIASES;
 use crate::model::{Command, Flag, HyphenValues, Positional, Value};
+
+pub const COPY: Command = Command::new(
+    "copy",
+    "Copy a database between a directory and a PostgreSQL run, either way (database.json byte for byte, and its history)",
+)
+.positionals(&[
+    Positional::required("src", Value::Path, "The database to copy: a directory, or a postgres:// URL with --run"),
+    Positional::required("dst", Value::Path, "Where to: a directory or a postgres:// URL with --run; must hold no database"),
+]);
 
 pub const DEMO: Command = Command::new(
     "demo",

@@ -41,6 +41,23 @@ impl Files {
         Files::Directory(DirectoryFiles { dir: dir.map(Path::to_path_buf), shown: shown.to_path_buf(), writable: false })
     }
 
+    /// Stores `database` and appends `events` (history lines), atomically: what the component's
+    /// `commit` does, for the host's own writers (`evodb copy`).
+    pub fn commit(&mut self, database: &[u8], events: &[u8]) -> Result<(), String> {
+        match self {
+            Files::Directory(files) => files.commit(database, events),
+            Files::Postgres(run) => run.commit(database, events),
+        }
+    }
+
+    /// The stored `database.json`, byte for byte (`None`: there is none).
+    pub fn read_database(&self) -> Result<Option<Vec<u8>>, String> {
+        match self {
+            Files::Directory(files) => files.read(DATABASE_FILE),
+            Files::Postgres(run) => Ok(run.read_database()),
+        }
+    }
+
     /// Whether a database is stored there (before this call's commit).
     pub fn holds_database(&self) -> bool {
         match self {
@@ -130,10 +147,7 @@ fn open_regular(path: &Path, options: &mut OpenOptions) -> std::io::Result<File>
 
 impl Host for crate::State {
     fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
-        match &mut self.files {
-            Files::Directory(files) => files.read(DATABASE_FILE),
-            Files::Postgres(run) => Ok(run.read_database()),
-        }
+        self.files.read_database()
     }
 
     fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
@@ -144,9 +158,6 @@ impl Host for crate::State {
     }
 
     fn commit(&mut self, database: Vec<u8>, events: Vec<u8>) -> Result<(), String> {
-        match &mut self.files {
-            Files::Directory(files) => files.commit(&database, &events),
-            Files::Postgres(run) => run.commit(&database, &events),
-        }
+        self.files.commit(&database, &events)
     }
 }

@@ -42,6 +42,10 @@ impl State {
     pub fn files(&self) -> &Files {
         &self.files
     }
+
+    pub fn files_mut(&mut self) -> &mut Files {
+        &mut self.files
+    }
 }
 
 /// Refuses memory growth beyond the cap and remembers that it did, so the trap that follows

@@ -1,6 +1,8 @@
 //! Running the `evodb` binary from tests: results as exit code + stdout + stderr.
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod postgres;
+
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -47,6 +47,13 @@ pub enum Command {
     ShouldStop(DbArg),
     Skill(SkillArgs),
     Trial(TrialArgs),
+    Copy(CopyArgs),
+}
+
+#[derive(Debug)]
+pub struct CopyArgs {
+    pub src: PathBuf,
+    pub dst: PathBuf,
 }
 
 #[derive(Debug)]
@@ -208,6 +215,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
             boosted: list(m, "boosted"),
         }),
         "should-stop" => Command::ShouldStop(db()),
+        "copy" => Command::Copy(CopyArgs { src: required(m, "src"), dst: required(m, "dst") }),
         "skill" => Command::Skill(skill(m)),
         "trial" => Command::Trial(TrialArgs {
             target: required(m, "target"),

@@ -4,6 +4,7 @@
 mod args;
 mod commands;
 mod config_flags;
+mod copy;
 mod demo;
 mod failure;
 mod location;

@@ -40,7 +40,12 @@ impl Runtime {
     /// database) and nothing is created where the path points. A PostgreSQL run is opened in a
     /// transaction, locked for writers.
     pub fn open(&self, db: &Path, access: Access) -> Result<Session<'_>, Failure> {
-        let (files, dir, shown) = match self.locate(db)? {
+        self.open_location(self.locate(db)?, access)
+    }
+
+    /// [`Runtime::open`] on a location already resolved.
+    pub fn open_location(&self, location: Location, access: Access) -> Result<Session<'_>, Failure> {
+        let (files, dir, shown) = match location {
             Location::Directory(path) => {
                 let dir = DatabaseDir::open(&path, access)?;
                 if let Some(repair) = dir.repaired() {
@@ -140,6 +145,23 @@ impl Session<'_> {
     /// The directory, for what only a directory has (its history file's torn lines).
     pub fn directory(&self) -> Option<&Path> {
         self.dir.as_ref().and_then(DatabaseDir::path)
+    }
+
+    /// The location as the user named it, for messages.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// The stored `database.json`, byte for byte (empty when there is none).
+    pub fn database_bytes(&self) -> Result<Vec<u8>, Failure> {
+        let bytes = self.store.data().files().read_database().map_err(Failure::Io)?;
+        Ok(bytes.unwrap_or_default())
+    }
+
+    /// Stores `database` and `history` as they are, in one commit (a writer's session).
+    pub fn commit_bytes(&mut self, database: &[u8], history: &[u8]) -> Result<(), Failure> {
+        let committed = self.store.data_mut().files_mut().commit(database, history);
+        committed.map_err(|e| self.failed(HostError::Io(e)))
     }
 
     /// `<dir>/history.ndjson` as stored.

@@ -1,0 +1,63 @@
+//! `evodb copy <src> <dst>`: a database moved between a directory and a PostgreSQL run, either
+//! way. `database.json` is copied byte for byte (a directory copy stays readable by the seed's
+//! own db-cli) and `history.ndjson` line for line. The source is validated first; the
+//! destination must hold no database, and is written in one commit.
+
+use std::path::Path;
+
+use evodb_host::Access;
+use serde_json::json;
+
+use crate::args::CopyArgs;
+use crate::commands::Printed;
+use crate::failure::Failure;
+use crate::location::{Location, StoreArgs};
+use crate::session::Runtime;
+
+pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed, Failure> {
+    // `--run` names the PostgreSQL side, whichever it is.
+    let sides = StoreArgs { store: None, ..runtime.store_args.clone() };
+    let (from, to) = (locate(&sides, &src)?, locate(&sides, &dst)?);
+    if matches!((&from, &to), (Location::Postgres(_), Location::Postgres(_))) {
+        return Err(Failure::Usage(
+            "copy moves a run between a directory and PostgreSQL; to copy between two runs, copy through a directory"
+                .into(),
+        ));
+    }
+    let mut source = runtime.open_location(from, Access::Read)?;
+    let from_shown = source.shown().to_string();
+    if !source.holds_database() {
+        return Err(Failure::NotFound(format!("no database at {from_shown}: nothing to copy; check the path or --run")));
+    }
+    let problems = source.validate()?;
+    if let Some(first) = problems.first() {
+        return Err(Failure::BadInput(format!(
+            "{from_shown} does not validate ({first}); `evodb validate` lists every problem; fix them before copying"
+        )));
+    }
+    let database = source.database_bytes()?;
+    let history = source.history()?;
+    drop(source);
+
+    let mut target = runtime.open_location(to, Access::Write)?;
+    let to_shown = target.shown().to_string();
+    if target.holds_database() || !target.history()?.is_empty() {
+        return Err(Failure::BadInput(format!(
+            "{to_shown} already holds a database; copy into an empty directory or a new --run"
+        )));
+    }
+    target.commit_bytes(&database, history.as_bytes())?;
+    let events = history.lines().count();
+    Ok(output(&json!({"copied": true, "from": from_shown, "to": to_shown, "bytes": database.len(), "events": events})))
+}
+
+fn locate(sides: &StoreArgs, db: &Path) -> Result<Location, Failure> {
+    match db.to_str().is_some_and(|t| t.starts_with("postgres://") || t.starts_with("postgresql://")) {
+        true => sides.locate(db),
+        false => Ok(Location::Directory(db.to_path_buf())),
+    }
+}
+
+fn output(value: &serde_json::Value) -> Printed {
+    Printed::from(value.to_string())
+}

@@ -1,0 +1,325 @@
+//! One CLI suite, run on both stores: a database directory and a PostgreSQL run (a throwaway
+//! cluster, see `cli/postgres.rs`). Same commands, same JSON, same exit codes, same history;
+//! parallel workers lose nothing; bad input changes nothing; `copy` moves a run both ways byte
+//! for byte. PostgreSQL's own faults (unreachable server, killed clients, a restart, passwords)
+//! follow the parametrised cases.
+
+mod cli;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use cli::postgres::{Cluster, PASSWORD, PASSWORD_USER};
+use cli::{Run, command, evodb};
+use serde_json::Value;
+
+/// Where a case's database lives.
+enum Store<'a> {
+    Directory(PathBuf),
+    Postgres { cluster: &'a Cluster, run: String },
+}
+
+impl Store<'_> {
+    /// The arguments that stand for `<dbPath>`.
+    fn location(&self) -> Vec<String> {
+        match self {
+            Store::Directory(dir) => vec![dir.display().to_string()],
+            Store::Postgres { cluster, run } => vec!["--store".into(), cluster.url(), "--run".into(), run.clone()],
+        }
+    }
+
+    /// Another empty location of the same kind.
+    fn sibling(&self, name: &str) -> Store<'_> {
+        match self {
+            Store::Directory(dir) => Store::Directory(dir.with_file_name(format!("{}-{name}", dir.display()))),
+            Store::Postgres { cluster, run } => Store::Postgres { cluster, run: format!("{run}-{name}") },
+        }
+    }
+
+    /// `evodb <command> <location> <rest…>`.
+    fn run(&self, command: &str, rest: &[&str]) -> Run {
+        evodb(&self.args(command, rest))
+    }
+
+    fn args(&self, command: &str, rest: &[&str]) -> Vec<String> {
+        let mut args = vec![command.to_string()];
+        args.extend(self.location());
+        args.extend(rest.iter().map(|s| s.to_string()));
+        args
+    }
+
+    /// database.json as stored.
+    fn stored(&self) -> String {
+        self.run("export", &["--format", "json"]).stdout
+    }
+}
+
+fn add_rest(i: usize, parent: &str, score: f64) -> Vec<String> {
+    let (code, metrics) = (format!("def f(x):\n    return {i}\n"), format!("{{\"score\": {score}}}"));
+    ["--codePath", "/c.py", "--targetCode", &code, "--parentId", parent, "--metrics", &metrics, "--changes", "c"]
+        .map(String::from)
+        .to_vec()
+}
+
+fn add(store: &Store, i: usize, parent: &str, score: f64) -> Run {
+    let rest = add_rest(i, parent, score);
+    store.run("add", &rest.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+fn seed(store: &Store) -> String {
+    let run = store.run("seed", &["--codePath", "/c.py", "--targetCode", "def f(x): return 0", "--metrics", r#"{"score": 0.1}"#]);
+    run.json()["id"].as_str().expect("seed prints the id").to_string()
+}
+
+// --- the cases, each on a fresh location --------------------------------------------------------
+
+fn the_seed_commands_answer_in_the_seed_shapes(store: &Store) {
+    assert_eq!(store.run("info", &[]).json()["isEmpty"], true, "a missing database is empty");
+    let created = store.run("create", &[]);
+    assert_eq!(created.json()["programCount"], 0);
+    let seed_id = seed(store);
+    for (i, score) in [0.3, 0.9, 0.5].into_iter().enumerate() {
+        let added = add(store, i + 1, &seed_id, score).json();
+        assert_eq!(added["lastIteration"], i + 2, "{added}");
+    }
+    let best = store.run("best", &[]).json();
+    assert_eq!(best["metrics"]["score"], 0.9);
+    let sample = store.run("sample", &[]).json();
+    assert!(sample["parent"]["id"].is_string() && sample["inspirations"].is_array(), "{sample}");
+    let info = store.run("info", &[]).json();
+    assert_eq!((info["programCount"].as_u64(), info["seedTargetCode"].as_str()), (Some(4), Some("def f(x): return 0")));
+    let lineage = store.run("lineage", &[best["id"].as_str().unwrap()]).json();
+    assert_eq!(lineage["ancestors"][0], seed_id.as_str(), "{lineage}");
+    assert_eq!(store.run("validate", &[]).json()["valid"], true);
+}
+
+fn the_history_holds_every_event_in_order(store: &Store) {
+    let seed_id = seed(store);
+    add(store, 1, &seed_id, 0.4).json();
+    let history = store.run("history", &[]);
+    let events: Vec<Value> = history.stdout.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    assert_eq!(events[0]["event"], "created", "{}", history.stdout);
+    let added: Vec<&Value> = events.iter().filter(|e| e["event"] == "added").collect();
+    assert_eq!(added.len(), 2);
+    assert_eq!(added[1]["request"]["parentId"], seed_id.as_str());
+    let tail = store.run("history", &["--tail", "1"]);
+    assert_eq!(tail.stdout.trim_end(), history.stdout.trim_end().lines().last().unwrap());
+}
+
+fn bad_input_fails_and_changes_nothing(store: &Store) {
+    let seed_id = seed(store);
+    let before = store.stored();
+    let cases: [(&[&str], i32, &str); 3] = [
+        (&["add", "--codePath", "c", "--targetCode", "x", "--parentId", "0", "--metrics", r#"{"score": "NaN"}"#, "--changes", "c"], 1, "metrics"),
+        (&["add", "--codePath", "c", "--targetCode", "x", "--parentId", "0", "--metrics", "{oops", "--changes", "c"], 1, "--metrics"),
+        (&["lineage", "no-such-id"], 3, "no live program"),
+    ];
+    for (args, code, says) in cases {
+        let run = store.run(args[0], &args[1..]);
+        assert_eq!(run.code, code, "{args:?}: {run:?}");
+        assert!(run.stderr.contains(says), "{args:?}: {run:?}");
+    }
+    assert_eq!(store.stored(), before, "a refused call changed the database");
+    assert_eq!(store.run("init", &[]).code, 1, "init refuses a location holding a database");
+    assert!(store.run("lineage", &[&seed_id]).code == 0);
+    let missing = store.sibling("missing");
+    assert_eq!(missing.run("validate", &[]).code, 3, "nothing to validate");
+}
+
+fn parallel_workers_lose_no_add(store: &Store) {
+    const WORKERS: usize = 8;
+    const ADDS: usize = 50;
+    let seed_id = seed(store);
+    let workers: Vec<_> = (0..WORKERS)
+        .map(|w| {
+            let args: Vec<Vec<String>> = (0..ADDS)
+                .map(|i| store.args("add", &add_rest(w * ADDS + i + 1, &seed_id, 0.5).iter().map(String::as_str).collect::<Vec<_>>()))
+                .collect();
+            thread::spawn(move || args.iter().filter(|a| command().args(*a).output().unwrap().status.success()).count())
+        })
+        .collect();
+    let acknowledged: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    assert_eq!(acknowledged, WORKERS * ADDS, "every add succeeds");
+    let info = store.run("info", &[]).json();
+    assert_eq!(info["lastIteration"], WORKERS * ADDS + 1, "an acknowledged add was lost: {info}");
+    assert_eq!(store.run("validate", &[]).json()["valid"], true);
+}
+
+fn copy_moves_a_run_byte_for_byte(store: &Store) {
+    let scratch = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/seed-written");
+    let (imported, exported) = (store.sibling("imported"), scratch.path().join("exported"));
+    let to = |s: &Store| s.location();
+    let copy = |src: Vec<String>, dst: Vec<String>| {
+        // `--run` goes once: it names the PostgreSQL side.
+        let mut args = vec!["copy".to_string()];
+        let (src_run, dst_run) = (run_flag(&src), run_flag(&dst));
+        args.push(positional(&src));
+        args.push(positional(&dst));
+        args.extend(src_run.or(dst_run).map(|r| ["--run".to_string(), r]).into_iter().flatten());
+        evodb(&args)
+    };
+    // The seed CLI's own file in, and out again: identical bytes.
+    let copied = copy(vec![fixture.display().to_string()], to(&imported));
+    assert_eq!(copied.code, 0, "{copied:?}");
+    let out = copy(to(&imported), vec![exported.display().to_string()]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(std::fs::read(exported.join("database.json")).unwrap(), std::fs::read(fixture.join("database.json")).unwrap());
+    // An evodb run with its history, out and back.
+    seed(store);
+    let (dir, back) = (scratch.path().join("dir"), store.sibling("back"));
+    assert_eq!(copy(to(store), vec![dir.display().to_string()]).code, 0);
+    assert_eq!(copy(vec![dir.display().to_string()], to(&back)).code, 0);
+    assert_eq!(back.stored(), store.stored());
+    assert_eq!(back.run("history", &[]).stdout, store.run("history", &[]).stdout);
+    let refused = copy(vec![dir.display().to_string()], to(&back));
+    assert_eq!(refused.code, 1, "copying over a database is refused: {refused:?}");
+}
+
+/// `--store URL --run R` → `URL`, and the run; a directory as it is.
+fn positional(location: &[String]) -> String {
+    match location.first().map(String::as_str) {
+        Some("--store") => location[1].clone(),
+        _ => location[0].clone(),
+    }
+}
+
+fn run_flag(location: &[String]) -> Option<String> {
+    location.iter().position(|a| a == "--run").map(|i| location[i + 1].clone())
+}
+
+type Case = (&'static str, fn(&Store));
+
+const CASES: &[Case] = &[
+    ("shapes", the_seed_commands_answer_in_the_seed_shapes),
+    ("history", the_history_holds_every_event_in_order),
+    ("bad-input", bad_input_fails_and_changes_nothing),
+    ("parallel", parallel_workers_lose_no_add),
+    ("copy", copy_moves_a_run_byte_for_byte),
+];
+
+fn run_cases<'a>(kind: &str, store_for: impl Fn(&str) -> Store<'a>) {
+    let mut ran = 0;
+    for (name, case) in CASES {
+        eprintln!("{kind}: {name}");
+        case(&store_for(name));
+        ran += 1;
+    }
+    eprintln!("{kind}: {ran} cases");
+    assert_eq!(ran, 5);
+}
+
+#[test]
+fn every_case_on_a_directory() {
+    let root = tempfile::tempdir().unwrap();
+    run_cases("directory", |name| Store::Directory(root.path().join(name)));
+}
+
+#[test]
+fn every_case_on_postgres_and_its_faults() {
+    let Some(cluster) = Cluster::start() else { return };
+    run_cases("postgres", |name| Store::Postgres { cluster: &cluster, run: name.to_string() });
+    an_unreachable_server_is_exit_5_naming_host_and_port();
+    a_password_never_appears_in_any_output(&cluster);
+    clients_killed_mid_add_lose_nothing_acknowledged(&cluster);
+    a_restart_mid_stream_loses_nothing_acknowledged(&cluster);
+}
+
+fn an_unreachable_server_is_exit_5_naming_host_and_port() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let started = Instant::now();
+    let run = evodb(&["info", "--store", &format!("postgres://evodb@127.0.0.1:{port}/x"), "--run", "r", "--connectTimeout", "2"]);
+    assert_eq!(run.code, 5, "{run:?}");
+    assert!(run.stderr.contains(&format!("127.0.0.1:{port}")), "{run:?}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+fn a_password_never_appears_in_any_output(cluster: &Cluster) {
+    let url = format!("postgres://{PASSWORD_USER}:{PASSWORD}@127.0.0.1:{}/postgres", cluster.port);
+    let store = |args: &[&str]| -> Vec<String> {
+        args.iter().map(|s| s.to_string()).chain(["--store".into(), url.clone(), "--run".into(), "secret".into()]).collect()
+    };
+    let seeded = evodb(&store(&["seed", "--codePath", "c", "--targetCode", "x", "--metrics", r#"{"s": 1}"#]));
+    assert_eq!(seeded.code, 0, "the password in the URL logs in: {seeded:?}");
+    let mut outputs = vec![seeded];
+    for args in [&["history"][..], &["info"], &["validate"], &["add", "--codePath", "c"], &["export"]] {
+        outputs.push(evodb(&store(args)));
+    }
+    let wrong = url.replace(PASSWORD, "not-the-password-123");
+    let refused = evodb(&["info", "--store", &wrong, "--run", "secret"]);
+    assert_eq!(refused.code, 5, "{refused:?}");
+    outputs.push(refused);
+    for run in &outputs {
+        assert!(!run.stdout.contains(PASSWORD) && !run.stderr.contains(PASSWORD), "the password leaked: {run:?}");
+        assert!(!run.stderr.contains("not-the-password-123"), "a wrong password leaked: {run:?}");
+    }
+}
+
+fn spawn_add(cluster: &Cluster, run: &str, i: usize) -> Child {
+    let mut args = vec!["add".to_string(), "--store".into(), cluster.url(), "--run".into(), run.into()];
+    args.extend(add_rest(i, "0", 0.5));
+    args.extend(["--id".to_string(), format!("p{i}")]);
+    command().args(&args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+fn stored_ids(cluster: &Cluster, run: &str) -> BTreeSet<String> {
+    let text = evodb(&["export", "--store", &cluster.url(), "--run", run]).stdout;
+    let db: Value = serde_json::from_str(&text).expect("the run exports");
+    db["programs"].as_object().unwrap().keys().cloned().collect()
+}
+
+fn clients_killed_mid_add_lose_nothing_acknowledged(cluster: &Cluster) {
+    let run = "killed";
+    let mut acknowledged = BTreeSet::new();
+    for i in 0..50 {
+        let mut child = spawn_add(cluster, run, i);
+        thread::sleep(Duration::from_millis((i as u64 * 7) % 40));
+        match child.try_wait().unwrap() {
+            Some(status) if status.success() => {
+                acknowledged.insert(format!("p{i}"));
+            }
+            Some(_) => {}
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+    let stored = stored_ids(cluster, run);
+    eprintln!("killed clients: {} acknowledged, {} stored", acknowledged.len(), stored.len());
+    assert!(acknowledged.is_subset(&stored), "acknowledged but lost: {:?}", acknowledged.difference(&stored));
+    let valid = evodb(&["validate", "--store", &cluster.url(), "--run", run]);
+    assert_eq!(valid.json()["valid"], true);
+}
+
+fn a_restart_mid_stream_loses_nothing_acknowledged(cluster: &Cluster) {
+    let run = "restarted";
+    let mut acknowledged = BTreeSet::new();
+    let mut failures = 0;
+    let restarter = thread::scope(|scope| {
+        let restart = scope.spawn(|| {
+            thread::sleep(Duration::from_millis(300));
+            cluster.restart();
+        });
+        for i in 0..60 {
+            let output = spawn_add(cluster, run, i).wait_with_output().unwrap();
+            match output.status.code() {
+                Some(0) => {
+                    acknowledged.insert(format!("p{i}"));
+                }
+                Some(5) => failures += 1,
+                other => panic!("add {i} failed with {other:?}: {}", String::from_utf8_lossy(&output.stderr)),
+            }
+        }
+        restart.join().is_ok()
+    });
+    assert!(restarter, "pg_ctl restart ran");
+    eprintln!("restart: {} adds acknowledged, {failures} failed with exit 5", acknowledged.len());
+    let stored = stored_ids(cluster, run);
+    assert!(acknowledged.is_subset(&stored), "acknowledged but lost: {:?}", acknowledged.difference(&stored));
+    assert!(!acknowledged.is_empty(), "no add succeeded ({failures} failed)");
+    assert_eq!(evodb(&["validate", "--store", &cluster.url(), "--run", run]).json()["valid"], true);
+}

@@ -19,6 +19,17 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
     exit 1
   fi
 fi
+# PostgreSQL's server binaries (initdb, pg_ctl): host-cli/tests/cli_stores.rs starts a throwaway
+# cluster of its own; EVODB_REQUIRE_POSTGRES makes a missing server a failure, not a skip.
+if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "tests/run.sh: the PostgreSQL suite needs the server: sudo apt-get install postgresql" >&2
+    exit 1
+  fi
+fi
+export EVODB_REQUIRE_POSTGRES=1
 venv=wasm/tests/python/.venv
 if [ ! -x "$venv/bin/pytest" ]; then
   python3 -m venv "$venv"

@@ -38,7 +38,11 @@ impl Files {
 
     /// Reads in `dir` (nothing when `None`); a commit is refused.
     pub fn read_only(dir: Option<&Path>, shown: &Path) -> Files {
-        Files::Directory(DirectoryFiles { dir: dir.map(Path::to_path_buf), shown: shown.to_path_buf(), writable: false })
+        Files::Directory(DirectoryFiles {
+            dir: dir.map(Path::to_path_buf),
+            shown: shown.to_path_buf(),
+            writable: false,
+        })
     }
 
     /// Stores `database` and appends `events` (history lines), atomically: what the component's

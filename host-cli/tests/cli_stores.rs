@@ -70,7 +70,8 @@ fn add(store: &Store, i: usize, parent: &str, score: f64) -> Run {
 }
 
 fn seed(store: &Store) -> String {
-    let run = store.run("seed", &["--codePath", "/c.py", "--targetCode", "def f(x): return 0", "--metrics", r#"{"score": 0.1}"#]);
+    let run = store
+        .run("seed", &["--codePath", "/c.py", "--targetCode", "def f(x): return 0", "--metrics", r#"{"score": 0.1}"#]);
     run.json()["id"].as_str().expect("seed prints the id").to_string()
 }
 
@@ -100,7 +101,8 @@ fn the_history_holds_every_event_in_order(store: &Store) {
     let seed_id = seed(store);
     add(store, 1, &seed_id, 0.4).json();
     let history = store.run("history", &[]);
-    let events: Vec<Value> = history.stdout.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    let events: Vec<Value> =
+        history.stdout.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
     assert_eq!(events[0]["event"], "created", "{}", history.stdout);
     let added: Vec<&Value> = events.iter().filter(|e| e["event"] == "added").collect();
     assert_eq!(added.len(), 2);
@@ -113,8 +115,28 @@ fn bad_input_fails_and_changes_nothing(store: &Store) {
     let seed_id = seed(store);
     let before = store.stored();
     let cases: [(&[&str], i32, &str); 3] = [
-        (&["add", "--codePath", "c", "--targetCode", "x", "--parentId", "0", "--metrics", r#"{"score": "NaN"}"#, "--changes", "c"], 1, "metrics"),
-        (&["add", "--codePath", "c", "--targetCode", "x", "--parentId", "0", "--metrics", "{oops", "--changes", "c"], 1, "--metrics"),
+        (
+            &[
+                "add",
+                "--codePath",
+                "c",
+                "--targetCode",
+                "x",
+                "--parentId",
+                "0",
+                "--metrics",
+                r#"{"score": "NaN"}"#,
+                "--changes",
+                "c",
+            ],
+            1,
+            "metrics",
+        ),
+        (
+            &["add", "--codePath", "c", "--targetCode", "x", "--parentId", "0", "--metrics", "{oops", "--changes", "c"],
+            1,
+            "--metrics",
+        ),
         (&["lineage", "no-such-id"], 3, "no live program"),
     ];
     for (args, code, says) in cases {
@@ -136,7 +158,12 @@ fn parallel_workers_lose_no_add(store: &Store) {
     let workers: Vec<_> = (0..WORKERS)
         .map(|w| {
             let args: Vec<Vec<String>> = (0..ADDS)
-                .map(|i| store.args("add", &add_rest(w * ADDS + i + 1, &seed_id, 0.5).iter().map(String::as_str).collect::<Vec<_>>()))
+                .map(|i| {
+                    store.args(
+                        "add",
+                        &add_rest(w * ADDS + i + 1, &seed_id, 0.5).iter().map(String::as_str).collect::<Vec<_>>(),
+                    )
+                })
                 .collect();
             thread::spawn(move || args.iter().filter(|a| command().args(*a).output().unwrap().status.success()).count())
         })
@@ -167,7 +194,10 @@ fn copy_moves_a_run_byte_for_byte(store: &Store) {
     assert_eq!(copied.code, 0, "{copied:?}");
     let out = copy(to(&imported), vec![exported.display().to_string()]);
     assert_eq!(out.code, 0, "{out:?}");
-    assert_eq!(std::fs::read(exported.join("database.json")).unwrap(), std::fs::read(fixture.join("database.json")).unwrap());
+    assert_eq!(
+        std::fs::read(exported.join("database.json")).unwrap(),
+        std::fs::read(fixture.join("database.json")).unwrap()
+    );
     // An evodb run with its history, out and back.
     seed(store);
     let (dir, back) = (scratch.path().join("dir"), store.sibling("back"));
@@ -231,7 +261,15 @@ fn every_case_on_postgres_and_its_faults() {
 fn an_unreachable_server_is_exit_5_naming_host_and_port() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let started = Instant::now();
-    let run = evodb(&["info", "--store", &format!("postgres://evodb@127.0.0.1:{port}/x"), "--run", "r", "--connectTimeout", "2"]);
+    let run = evodb(&[
+        "info",
+        "--store",
+        &format!("postgres://evodb@127.0.0.1:{port}/x"),
+        "--run",
+        "r",
+        "--connectTimeout",
+        "2",
+    ]);
     assert_eq!(run.code, 5, "{run:?}");
     assert!(run.stderr.contains(&format!("127.0.0.1:{port}")), "{run:?}");
     assert!(started.elapsed() < Duration::from_secs(10));
@@ -240,7 +278,10 @@ fn an_unreachable_server_is_exit_5_naming_host_and_port() {
 fn a_password_never_appears_in_any_output(cluster: &Cluster) {
     let url = format!("postgres://{PASSWORD_USER}:{PASSWORD}@127.0.0.1:{}/postgres", cluster.port);
     let store = |args: &[&str]| -> Vec<String> {
-        args.iter().map(|s| s.to_string()).chain(["--store".into(), url.clone(), "--run".into(), "secret".into()]).collect()
+        args.iter()
+            .map(|s| s.to_string())
+            .chain(["--store".into(), url.clone(), "--run".into(), "secret".into()])
+            .collect()
     };
     let seeded = evodb(&store(&["seed", "--codePath", "c", "--targetCode", "x", "--metrics", r#"{"s": 1}"#]));
     assert_eq!(seeded.code, 0, "the password in the URL logs in: {seeded:?}");

@@ -12,7 +12,6 @@ mod url;
 
 use std::sync::Arc;
 
-use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use crate::error::HostError;
@@ -51,9 +50,6 @@ pub struct PgFiles {
     writable: bool,
     /// The stored `database.json` and its event count; `None` when the run does not exist yet.
     stored: Option<(Vec<u8>, i64)>,
-    /// The last failure was a serialization failure or deadlock: the whole operation may be
-    /// run again.
-    retryable: bool,
 }
 
 impl std::fmt::Debug for PgFiles {
@@ -82,7 +78,7 @@ impl PgFiles {
         let row =
             client.query_opt("SELECT database, seq FROM evodb.runs WHERE name = $1", &[&run.name]).map_err(failed)?;
         let stored = row.map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, i64>(1)));
-        Ok(PgFiles { client, run: run.clone(), writable, stored, retryable: false })
+        Ok(PgFiles { client, run: run.clone(), writable, stored })
     }
 
     pub fn holds_database(&self) -> bool {
@@ -140,14 +136,7 @@ impl PgFiles {
         Ok(())
     }
 
-    /// True after a serialization failure or deadlock: nothing was committed and the operation
-    /// may be run again from the start.
-    pub fn retryable(&self) -> bool {
-        self.retryable
-    }
-
-    fn failed(&mut self, action: &str, err: &postgres::Error) -> String {
-        self.retryable = matches!(err.code(), Some(c) if *c == SqlState::T_R_SERIALIZATION_FAILURE || *c == SqlState::T_R_DEADLOCK_DETECTED);
+    fn failed(&self, action: &str, err: &postgres::Error) -> String {
         sql_failure(&self.run.url, &format!("{action} {}", self.run.shown()), err).to_string()
     }
 }
@@ -192,7 +181,10 @@ fn tls(url: &PgUrl) -> Result<tokio_postgres_rustls::MakeRustlsConnect, HostErro
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     if let Some(path) = &url.root_cert {
         let bad = |e: String| {
-            HostError::Io(format!("cannot read sslrootcert `{}` ({e}); pass a PEM file of CA certificates", path.display()))
+            HostError::Io(format!(
+                "cannot read sslrootcert `{}` ({e}); pass a PEM file of CA certificates",
+                path.display()
+            ))
         };
         for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(e.to_string()))? {
             roots.add(cert.map_err(|e| bad(e.to_string()))?).map_err(|e| bad(e.to_string()))?;

@@ -70,9 +70,9 @@ impl PgUrl {
             config.host("localhost");
         }
         if config.get_user().is_none() {
-            let user = std::env::var("PGUSER").or_else(|_| std::env::var("USER")).map_err(|_| {
-                bad("it names no user, and neither PGUSER nor USER is set".into())
-            })?;
+            let user = std::env::var("PGUSER")
+                .or_else(|_| std::env::var("USER"))
+                .map_err(|_| bad("it names no user, and neither PGUSER nor USER is set".into()))?;
             config.user(&user);
         }
         let endpoint = endpoint(&config);

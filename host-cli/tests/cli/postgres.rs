@@ -70,11 +70,26 @@ impl Cluster {
     }
 
     fn pg_ctl(&self, action: &str) {
-        let options = format!("-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories={} -c fsync=off", self.port, self.dir.path().display());
+        let options = format!(
+            "-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories={} -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
         let log = self.dir.path().join("log");
         self.run(
             "pg_ctl",
-            &["-D", self.data().to_str().unwrap(), "-o", &options, "-l", log.to_str().unwrap(), "-m", "fast", "-w", action],
+            &[
+                "-D",
+                self.data().to_str().unwrap(),
+                "-o",
+                &options,
+                "-l",
+                log.to_str().unwrap(),
+                "-m",
+                "fast",
+                "-w",
+                action,
+            ],
         );
     }
 
@@ -88,7 +103,12 @@ impl Cluster {
             Command::new(&program)
         };
         let output = command.args(args).stdin(Stdio::null()).output().expect("the PostgreSQL tool runs");
-        assert!(output.status.success(), "{} {args:?} failed: {}", program.display(), String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{} {args:?} failed: {}",
+            program.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
 }
 
@@ -108,8 +128,9 @@ impl Drop for Cluster {
 /// The directory holding `initdb` and `pg_ctl`: on PATH, else Debian's newest
 /// /usr/lib/postgresql/N/bin.
 fn server_bin() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .and_then(|path| std::env::split_paths(&path).find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file()));
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path).find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
+    });
     on_path.or_else(|| {
         let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
             .ok()?
@@ -127,6 +148,7 @@ fn is_root() -> bool {
 }
 
 fn chown_to_postgres(dir: &Path) {
-    let user = nix::unistd::User::from_name("postgres").ok().flatten().expect("a `postgres` user (Debian's package makes it)");
+    let user =
+        nix::unistd::User::from_name("postgres").ok().flatten().expect("a `postgres` user (Debian's package makes it)");
     nix::unistd::chown(dir, Some(user.uid), Some(user.gid)).expect("the temp dir is handed to postgres");
 }

@@ -153,6 +153,12 @@ export function parseArgs(argv) {
       if (flag.name in flags && other in flags) throw usage(`the argument '--${other}' cannot be used with '--${flag.name}'; pass one of them`);
     }
   }
+  const postgres = /^postgres(ql)?:\/\//.test(positionals[0] ?? "");
+  if ("store" in flags || "run" in flags || postgres) {
+    throw usage(
+      "PostgreSQL runs (--store, --run, postgres:// URLs) need the native evodb: `evodb " + name + " --store URL --run NAME`; this Node drop-in keeps a database in a directory",
+    );
+  }
   checkPositionals(command, positionals);
   for (const flag of known.values()) {
     if (flag.required && !(flag.name in flags)) throw usage(`the following required arguments were not provided: --${flag.name}`);

@@ -27,7 +27,9 @@ pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed
     let mut source = runtime.open_location(from, Access::Read)?;
     let from_shown = source.shown().to_string();
     if !source.holds_database() {
-        return Err(Failure::NotFound(format!("no database at {from_shown}: nothing to copy; check the path or --run")));
+        return Err(Failure::NotFound(format!(
+            "no database at {from_shown}: nothing to copy; check the path or --run"
+        )));
     }
     let problems = source.validate()?;
     if let Some(first) = problems.first() {

@@ -54,10 +54,7 @@ impl StoreArgs {
         let url = PgUrl::parse(text, Duration::from_secs(self.connect_timeout_secs)).map_err(Failure::Usage)?;
         let run = self.run.clone().or_else(|| std::env::var("EVODB_RUN").ok().filter(|r| !r.is_empty()));
         let run = run.ok_or_else(|| {
-            Failure::Usage(format!(
-                "{} holds many runs: pass --run NAME (or set EVODB_RUN) to say which",
-                url.shown()
-            ))
+            Failure::Usage(format!("{} holds many runs: pass --run NAME (or set EVODB_RUN) to say which", url.shown()))
         })?;
         Ok(Location::Postgres(PgRun::new(url, &run).map_err(Failure::Usage)?))
     }
@@ -106,7 +103,9 @@ pub fn with_store_as_db_path(mut argv: Vec<OsString>) -> Vec<OsString> {
                 given += argv.len() - j - 1;
                 break;
             }
-            Some(name) if !name.contains('=') && (takes_value(spec.flags, name) || takes_value(CLI.global_flags, name)) => {
+            Some(name)
+                if !name.contains('=') && (takes_value(spec.flags, name) || takes_value(CLI.global_flags, name)) =>
+            {
                 j += 2
             }
             Some(_) => j += 1,
@@ -139,7 +138,10 @@ mod tests {
             (&["evodb", "add", "--store=x", "--changes", "c"], &["evodb", "add", "x", "--store=x", "--changes", "c"]),
             // Both given: left for the command to refuse.
             (&["evodb", "info", "dir", "--store", url], &["evodb", "info", "dir", "--store", url]),
-            (&["evodb", "plan", "--store", url, "--frozen", "1", "4"], &["evodb", "plan", url, "--store", url, "--frozen", "1", "4"]),
+            (
+                &["evodb", "plan", "--store", url, "--frozen", "1", "4"],
+                &["evodb", "plan", url, "--store", url, "--frozen", "1", "4"],
+            ),
         ];
         for (given, expected) in cases {
             assert_eq!(with_store_as_db_path(args(given)), args(expected), "{given:?}");

@@ -47,7 +47,7 @@ impl Store<'_> {
     fn args(&self, command: &str, rest: &[&str]) -> Vec<String> {
         let mut args = vec![command.to_string()];
         args.extend(self.location());
-        args.extend(rest.iter().map(|s| s.to_string()));
+        args.extend(rest.iter().map(ToString::to_string));
         args
     }
 
@@ -252,10 +252,26 @@ fn every_case_on_a_directory() {
 fn every_case_on_postgres_and_its_faults() {
     let Some(cluster) = Cluster::start() else { return };
     run_cases("postgres", |name| Store::Postgres { cluster: &cluster, run: name.to_string() });
+    view_serves_a_run(&cluster);
     an_unreachable_server_is_exit_5_naming_host_and_port();
     a_password_never_appears_in_any_output(&cluster);
     clients_killed_mid_add_lose_nothing_acknowledged(&cluster);
     a_restart_mid_stream_loses_nothing_acknowledged(&cluster);
+}
+
+fn view_serves_a_run(cluster: &Cluster) {
+    let url = cluster.url();
+    let viewer = cli::viewer::view(&["--store", &url, "--run", "shapes"]);
+    let (status, _, body) = cli::viewer::get(&viewer, "GET", "/run/database.json");
+    assert_eq!(status, 200);
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        evodb(&["export", "--store", &url, "--run", "shapes"]).stdout.trim_end()
+    );
+    let (status, _, history) = cli::viewer::get(&viewer, "GET", "/run/history.ndjson");
+    assert_eq!((status, history.is_empty()), (200, false));
+    let missing = evodb(&["view", "--store", &url, "--run", "no-such-run", "--port", "0"]);
+    assert_eq!(missing.code, 3, "{missing:?}");
 }
 
 fn an_unreachable_server_is_exit_5_naming_host_and_port() {
@@ -279,7 +295,7 @@ fn a_password_never_appears_in_any_output(cluster: &Cluster) {
     let url = format!("postgres://{PASSWORD_USER}:{PASSWORD}@127.0.0.1:{}/postgres", cluster.port);
     let store = |args: &[&str]| -> Vec<String> {
         args.iter()
-            .map(|s| s.to_string())
+            .map(ToString::to_string)
             .chain(["--store".into(), url.clone(), "--run".into(), "secret".into()])
             .collect()
     };

@@ -3,47 +3,8 @@
 
 mod cli;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Stdio};
-
 use cli::{Run, command};
-
-/// A running `evodb view`, killed on drop.
-struct Viewer {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Viewer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn view(args: &[&str]) -> Viewer {
-    let mut child = command().arg("view").args(args).args(["--port", "0"]).stdout(Stdio::piped()).spawn().unwrap();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
-    let base = url.trim().split('?').next().unwrap().trim_end_matches('/').to_string();
-    assert!(base.starts_with("http://127.0.0.1:"), "{url}");
-    Viewer { child, base }
-}
-
-/// One request; returns the status code, the content type and the body.
-fn get(viewer: &Viewer, method: &str, path: &str) -> (u16, String, Vec<u8>) {
-    let address = viewer.base.trim_start_matches("http://");
-    let mut stream = TcpStream::connect(address).unwrap();
-    write!(stream, "{method} {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
-    let head = String::from_utf8_lossy(&response[..split]).into_owned();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let content_type = head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or_default().to_string();
-    (status, content_type, response[split + 4..].to_vec())
-}
+use cli::viewer::{get, view};
 
 #[test]
 fn serves_the_page_the_wasm_and_the_run_read_only() {

@@ -141,24 +141,18 @@ impl PgFiles {
     }
 }
 
-/// Copies a run's stored database and history, or `None` when the run does not exist.
-pub fn read_run(run: &PgRun) -> Result<Option<(Vec<u8>, Vec<u8>)>, HostError> {
+/// A run's `database.json` and `history.ndjson`, as stored.
+pub struct StoredRun {
+    pub database: Vec<u8>,
+    pub history: Vec<u8>,
+}
+
+/// The run as stored now, or `None` when it does not exist.
+pub fn read_run(run: &PgRun) -> Result<Option<StoredRun>, HostError> {
     let mut files = PgFiles::open(run, false)?;
     let Some(database) = files.read_database() else { return Ok(None) };
     let history = files.read_history().map_err(HostError::Io)?.unwrap_or_default();
-    Ok(Some((database, history)))
-}
-
-/// Creates `run` holding `database` and the events of `history`; refused when it exists.
-pub fn create_run(run: &PgRun, database: &[u8], history: &[u8]) -> Result<(), HostError> {
-    let mut files = PgFiles::open(run, true)?;
-    if files.holds_database() {
-        return Err(HostError::Io(format!(
-            "{} already holds a database; pick another --run, or copy into an empty one",
-            run.shown()
-        )));
-    }
-    files.commit(database, history).map_err(HostError::Io)
+    Ok(Some(StoredRun { database, history }))
 }
 
 fn connect(url: &PgUrl) -> Result<Client, HostError> {

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 pub mod postgres;
+pub mod viewer;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -14,7 +14,7 @@ use crate::failure::Failure;
 #[derive(Debug)]
 pub enum Location {
     Directory(PathBuf),
-    Postgres(PgRun),
+    Postgres(Box<PgRun>),
 }
 
 /// The PostgreSQL flags, as every command receives them.
@@ -56,7 +56,7 @@ impl StoreArgs {
         let run = run.ok_or_else(|| {
             Failure::Usage(format!("{} holds many runs: pass --run NAME (or set EVODB_RUN) to say which", url.shown()))
         })?;
-        Ok(Location::Postgres(PgRun::new(url, &run).map_err(Failure::Usage)?))
+        Ok(Location::Postgres(Box::new(PgRun::new(url, &run).map_err(Failure::Usage)?)))
     }
 }
 
@@ -106,7 +106,7 @@ pub fn with_store_as_db_path(mut argv: Vec<OsString>) -> Vec<OsString> {
             Some(name)
                 if !name.contains('=') && (takes_value(spec.flags, name) || takes_value(CLI.global_flags, name)) =>
             {
-                j += 2
+                j += 2;
             }
             Some(_) => j += 1,
             None => {

@@ -23,7 +23,7 @@ use crate::location::{Location, StoreArgs};
 /// Where the served run is read from.
 enum RunSource {
     Directory(PathBuf),
-    Postgres(PgRun),
+    Postgres(Box<PgRun>),
 }
 
 static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
@@ -122,8 +122,9 @@ fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
     match source {
         RunSource::Directory(dir) => std::fs::read(dir.join(name)).ok(),
         RunSource::Postgres(run) => {
-            let (database, history) = postgres::read_run(run).ok()??;
-            Some(if name == "database.json" { database } else { history }).filter(|bytes| !bytes.is_empty())
+            let stored = postgres::read_run(run).ok()??;
+            Some(if name == "database.json" { stored.database } else { stored.history })
+                .filter(|bytes| !bytes.is_empty())
         }
     }
 }

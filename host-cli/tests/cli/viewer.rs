@@ -1,0 +1,43 @@
+//! A running `evodb view` and plain HTTP requests to it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+
+use super::command;
+
+/// A running `evodb view`, killed on drop.
+pub struct Viewer {
+    child: Child,
+    pub base: String,
+}
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn view(args: &[&str]) -> Viewer {
+    let mut child = command().arg("view").args(args).args(["--port", "0"]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+    let base = url.trim().split('?').next().unwrap().trim_end_matches('/').to_string();
+    assert!(base.starts_with("http://127.0.0.1:"), "{url}");
+    Viewer { child, base }
+}
+
+/// One request; returns the status code, the content type and the body.
+pub fn get(viewer: &Viewer, method: &str, path: &str) -> (u16, String, Vec<u8>) {
+    let address = viewer.base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
+    let head = String::from_utf8_lossy(&response[..split]).into_owned();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let content_type = head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or_default().to_string();
+    (status, content_type, response[split + 4..].to_vec())
+}

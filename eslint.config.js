@@ -7,7 +7,7 @@ import globals from "globals";
 export default [
   {
     // wasm-bindgen's output and the build's trees are generated, not written here.
-    ignores: ["www/pkg/**", "skill/scripts/evodb-wasm/**", "wasm/pkg/**", "wasm/dist/**", "**/node_modules/**", "target/**"],
+    ignores: ["www/pkg/**", "skill/scripts/evodb-wasm/**", "wasm/pkg/**", "wasm/dist/**", "**/node_modules/**", "**/.venv/**", "target/**"],
   },
   js.configs.recommended,
   {

@@ -3,8 +3,8 @@
 
 mod cli;
 
-use cli::{Run, command};
 use cli::viewer::{get, view};
+use cli::{Run, command};
 
 #[test]
 fn serves_the_page_the_wasm_and_the_run_read_only() {

@@ -50,7 +50,13 @@ pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed
     }
     target.commit_bytes(&database, history.as_bytes())?;
     let events = history.lines().count();
-    Ok(output(&json!({"copied": true, "from": from_shown, "to": to_shown, "bytes": database.len(), "events": events})))
+    let (from, to) = (plain(&from_shown), plain(&to_shown));
+    Ok(output(&json!({"copied": true, "from": from, "to": to, "bytes": database.len(), "events": events})))
+}
+
+/// A directory's shown form without the backticks messages quote it in.
+fn plain(shown: &str) -> &str {
+    shown.strip_prefix('`').and_then(|s| s.strip_suffix('`')).unwrap_or(shown)
 }
 
 fn locate(sides: &StoreArgs, db: &Path) -> Result<Location, Failure> {

@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::args::CopyArgs;
 use crate::commands::Printed;
 use crate::failure::Failure;
-use crate::location::{Location, StoreArgs};
+use crate::location::{Location, StoreArgs, is_url};
 use crate::session::Runtime;
 
 pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed, Failure> {
@@ -51,7 +51,8 @@ pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed
     target.commit_bytes(&database, history.as_bytes())?;
     let events = history.lines().count();
     let (from, to) = (plain(&from_shown), plain(&to_shown));
-    Ok(output(&json!({"copied": true, "from": from, "to": to, "bytes": database.len(), "events": events})))
+    let printed = json!({"copied": true, "from": from, "to": to, "bytes": database.len(), "events": events});
+    Ok(Printed::from(printed.to_string()))
 }
 
 /// A directory's shown form without the backticks messages quote it in.
@@ -60,12 +61,8 @@ fn plain(shown: &str) -> &str {
 }
 
 fn locate(sides: &StoreArgs, db: &Path) -> Result<Location, Failure> {
-    match db.to_str().is_some_and(|t| t.starts_with("postgres://") || t.starts_with("postgresql://")) {
+    match db.to_str().is_some_and(is_url) {
         true => sides.locate(db),
         false => Ok(Location::Directory(db.to_path_buf())),
     }
-}
-
-fn output(value: &serde_json::Value) -> Printed {
-    Printed::from(value.to_string())
 }

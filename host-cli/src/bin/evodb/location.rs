@@ -26,7 +26,8 @@ pub struct StoreArgs {
     pub connect_timeout_secs: u64,
 }
 
-fn is_url(text: &str) -> bool {
+/// A `postgres://` (or `postgresql://`) location rather than a directory.
+pub fn is_url(text: &str) -> bool {
     text.starts_with("postgres://") || text.starts_with("postgresql://")
 }
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use include_dir::{Dir, include_dir};
 
-use evodb_host::postgres::{self, PgRun};
+use evodb_host::postgres::{self, PgFiles, PgRun};
 
 use crate::args::ViewArgs;
 use crate::commands::Printed;
@@ -122,9 +122,10 @@ fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
     match source {
         RunSource::Directory(dir) => std::fs::read(dir.join(name)).ok(),
         RunSource::Postgres(run) => {
-            let stored = postgres::read_run(run).ok()??;
-            Some(if name == "database.json" { stored.database } else { stored.history })
-                .filter(|bytes| !bytes.is_empty())
+            // Only the file asked for: the page fetches the two separately.
+            let mut files = PgFiles::open(run, false).ok()?;
+            let bytes = if name == "database.json" { files.read_database() } else { files.read_history().ok()? };
+            bytes.filter(|bytes| !bytes.is_empty())
         }
     }
 }

@@ -17,12 +17,14 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use evodb_core::{AddRequest, Config, Database, Metrics};
 use evodb_host::bindings::WithStore;
 use evodb_host::{Files, Host, State, embedded, population};
 use wasmtime::Store;
+
+mod common;
+use common::{figure, in_process, in_process_split, median, write_database};
 
 const RUNS: usize = 40;
 const PEER_RUNS: usize = 10;
@@ -168,46 +170,6 @@ fn command_args(command: &str, db: &Path) -> Vec<String> {
     args
 }
 
-/// A database with `n` programs of ~`code_bytes` of code each, written by the engine.
-fn write_database(dir: &Path, n: usize, island_size: usize, code_bytes: usize) {
-    fs::create_dir_all(dir).unwrap();
-    let config = Config::from_json(&format!("{{\"maxIslandSize\": {island_size}}}")).unwrap();
-    let mut db = Database::new(config, 11).unwrap();
-    let line = "    acc = acc * 31 + x  # a line of a candidate program\n";
-    let code = line.repeat(code_bytes / line.len() + 1);
-    for i in 0..n {
-        let metrics = Metrics::new([("score", (i * 37 % 1000) as f64 / 1000.0), ("speed", 0.5)]).unwrap();
-        let request = AddRequest::seed(format!("/candidates/iteration_{i}.py"), format!("def f(x):\n{code}"), metrics);
-        db.add(request, 1_700_000_000.0 + i as f64).unwrap();
-    }
-    fs::write(dir.join("database.json"), db.to_json()).unwrap();
-}
-
-/// Median wall time of `runs` processes.
-fn median(runs: usize, mut command: impl FnMut() -> Command) -> Duration {
-    in_process(runs, || {
-        let output = command().output().expect("the command runs");
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    })
-}
-
-fn in_process(runs: usize, mut f: impl FnMut()) -> Duration {
-    in_process_split(runs, || {
-        let start = Instant::now();
-        f();
-        (start.elapsed(), Duration::ZERO)
-    })
-    .0
-}
-
-/// Medians of the two durations `f` reports, over `runs` calls.
-fn in_process_split(runs: usize, mut f: impl FnMut() -> (Duration, Duration)) -> (Duration, Duration) {
-    let (mut a, mut b): (Vec<Duration>, Vec<Duration>) = (0..runs).map(|_| f()).unzip();
-    a.sort();
-    b.sort();
-    (a[runs / 2], b[runs / 2])
-}
-
 fn serde_roundtrip(path: &Path) {
     let text = fs::read_to_string(path).unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -216,20 +178,6 @@ fn serde_roundtrip(path: &Path) {
     file.write_all(serde_json::to_string_pretty(&value).unwrap().as_bytes()).unwrap();
     file.sync_all().unwrap();
     fs::remove_file(tmp).unwrap();
-}
-
-/// One JSON line: a figure in milliseconds, with its peer when there is one.
-fn figure(id: &str, label: &str, ours: Duration, peer: Option<(String, Duration)>) {
-    let mut line = serde_json::json!({"id": id, "label": label, "value": ms(ours), "unit": "ms"});
-    if let Some((peer_label, peer)) = peer {
-        line["peer"] = peer_label.into();
-        line["peer_value"] = ms(peer).into();
-    }
-    println!("{line}");
-}
-
-fn ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 fn set_writable(path: &Path) {

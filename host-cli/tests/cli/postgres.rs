@@ -15,11 +15,23 @@ pub struct Cluster {
     dir: tempfile::TempDir,
     bin: PathBuf,
     pub port: u16,
+    /// Whether the server syncs its writes to disk: off for the tests, on for benchmarks that
+    /// compare it with the directory store (which does).
+    durable: bool,
 }
 
 impl Cluster {
     /// A running cluster, or `None` (with a note) when PostgreSQL is not installed and not required.
     pub fn start() -> Option<Cluster> {
+        Cluster::start_with(false)
+    }
+
+    /// The same, syncing to disk as a production server does.
+    pub fn start_durable() -> Option<Cluster> {
+        Cluster::start_with(true)
+    }
+
+    fn start_with(durable: bool) -> Option<Cluster> {
         let Some(bin) = server_bin() else {
             assert!(
                 std::env::var("EVODB_REQUIRE_POSTGRES").is_err(),
@@ -33,7 +45,7 @@ impl Cluster {
             chown_to_postgres(dir.path());
         }
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let cluster = Cluster { dir, bin, port };
+        let cluster = Cluster { dir, bin, port, durable };
         let data = cluster.data();
         cluster.run("initdb", &["-D", data.to_str().unwrap(), "-A", "trust", "-U", "evodb", "--no-sync"]);
         std::fs::write(
@@ -71,9 +83,10 @@ impl Cluster {
 
     fn pg_ctl(&self, action: &str) {
         let options = format!(
-            "-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories={} -c fsync=off",
+            "-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories={} -c fsync={}",
             self.port,
-            self.dir.path().display()
+            self.dir.path().display(),
+            if self.durable { "on" } else { "off" }
         );
         let log = self.dir.path().join("log");
         self.run(

@@ -80,7 +80,9 @@ fn adds_per_second(evodb: &Path, db: &str, run: Option<&str>) -> f64 {
             })
         })
         .collect();
-    workers.into_iter().for_each(|w| w.join().unwrap());
+    for worker in workers {
+        worker.join().unwrap();
+    }
     (CLIENTS * ADDS_PER_CLIENT) as f64 / start.elapsed().as_secs_f64()
 }
 

@@ -49,7 +49,11 @@ pub const PARENT_ID: Flag = Flag::text(
     "The parent's id (an unknown id is accepted with generation 0 and a warning, as the seed does)",
 )
 .hyphen_values(HyphenValues::Any);
-pub const ID: Flag = Flag::text("id", "ID", "Use this id instead of a generated one");
+pub const ID: Flag = Flag::text(
+    "id",
+    "ID",
+    "Use this id instead of a generated one; running the same add again is then safe (answered, not added twice)",
+);
 pub const ISLAND: Flag =
     Flag::of("island", Value::U32, "N", "Put the program on this island (required with --placement explicit)");
 pub const STATUS: Flag = Flag::text("status", "STATUS", "The evaluation's outcome; accepted when not given")

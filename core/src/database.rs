@@ -28,9 +28,12 @@ impl Database {
         counters::next(|| "lastIteration", self.last_iteration)?;
         counters::next(|| "seq", self.candidates.next_seq)?;
         if let Some(id) = &request.id
-            && self.population.slot_of(id).is_some()
+            && let Some(slot) = self.population.slot_of(id)
         {
-            return Err(Error::DuplicateId(id.clone()));
+            return match self.population.get(slot).program.is_repeated_by(&request) {
+                true => Ok(self.answer_repeated_add(slot)),
+                false => Err(Error::DuplicateId(id.clone())),
+            };
         }
         let planned = match &request.plan_item {
             Some(name) => {
@@ -202,6 +205,22 @@ impl Database {
             self.emit(Event::Cached { id: cached.id.to_string(), request, now });
         }
         self.outcome_without_program(cached.id, cached.metrics, Status::Accepted, true)
+    }
+
+    /// `answer_repeated_add`: the add names a live program and repeats its fields, as a retry
+    /// after a lost answer does (e.g. a PostgreSQL commit whose acknowledgement the connection
+    /// dropped). It is answered like the first attempt, with a warning, and changes nothing, so a
+    /// retried add never adds twice.
+    fn answer_repeated_add(&self, slot: u32) -> AddOutcome {
+        let program = &self.population.get(slot).program;
+        let mut outcome =
+            self.outcome_without_program(program.id.clone(), program.metrics.clone(), program.status, false);
+        outcome.cell = program.cell.clone();
+        outcome.warnings.push(format!(
+            "program `{}` is already in the database with these fields (a retried add?); nothing changed",
+            program.id
+        ));
+        outcome
     }
 
     fn outcome_without_program(

@@ -231,11 +231,26 @@ fn seeds_beyond_javascripts_safe_integers_are_rejected() {
 }
 
 #[test]
+fn a_retried_add_is_answered_again_and_adds_nothing() {
+    let mut db = db_with(Config::default());
+    let first = db.add(request("a", "0", 0.5), 1.0).unwrap();
+    db.add(request("b", "a", 0.7), 2.0).unwrap();
+    let before = db.to_json();
+    let retry = db.add(request("a", "0", 0.5), 3.0).unwrap();
+    assert_eq!(db.to_json(), before, "a retry changes nothing");
+    assert_eq!((&retry.id, &retry.metrics, retry.status), (&first.id, &first.metrics, first.status));
+    assert_eq!(retry.best_program_id.as_deref(), Some("b"), "the answer says what is best now");
+    assert!(retry.warnings[0].contains("already in the database"), "{:?}", retry.warnings);
+    let changed = AddRequest { changes: "another change".into(), ..request("a", "0", 0.5) };
+    assert!(matches!(db.add(changed, 4.0), Err(Error::DuplicateId(_))), "a different program under a used id");
+}
+
+#[test]
 fn bad_inputs_change_nothing() {
     let mut db = db_with(Config::default());
     db.add(request("a", "0", 0.5), 1.0).unwrap();
     let before = db.to_json();
-    assert!(matches!(db.add(request("a", "0", 0.5), 2.0), Err(Error::DuplicateId(_))));
+    assert!(matches!(db.add(request("a", "0", 0.6), 2.0), Err(Error::DuplicateId(_))));
     assert!(db.add(request("b", "0", 0.5), f64::NAN).is_err());
     assert!(db.add(AddRequest { target_code: "  ".into(), ..request("c", "0", 0.1) }, 1.0).is_err());
     assert_eq!(db.to_json(), before);

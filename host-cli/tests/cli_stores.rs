@@ -350,6 +350,23 @@ fn clients_killed_mid_add_lose_nothing_acknowledged(cluster: &Cluster) {
     assert!(acknowledged.is_subset(&stored), "acknowledged but lost: {:?}", acknowledged.difference(&stored));
     let valid = evodb(&["validate", "--store", &cluster.url(), "--run", run]);
     assert_eq!(valid.json()["valid"], true);
+    retries_add_each_program_once(cluster, run, 50);
+}
+
+/// Every add of the stream run again, as a worker retries a call whose answer it lost: each
+/// succeeds, and the run ends with each program added exactly once.
+fn retries_add_each_program_once(cluster: &Cluster, run: &str, adds: usize) {
+    for i in 0..adds {
+        let output = spawn_add(cluster, run, i).wait_with_output().unwrap();
+        assert!(output.status.success(), "retry {i}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let expected: BTreeSet<String> = (0..adds).map(|i| format!("p{i}")).collect();
+    assert_eq!(stored_ids(cluster, run), expected);
+    let history = evodb(&["history", "--store", &cluster.url(), "--run", run]);
+    assert_eq!(history.code, 0, "{history:?}");
+    let events = history.stdout.lines().map(|line| serde_json::from_str::<Value>(line).expect("a JSON line"));
+    let added = events.filter(|event| event["event"] == "added").count();
+    assert_eq!(added, adds, "each program is added once, however often its add ran");
 }
 
 fn a_restart_mid_stream_loses_nothing_acknowledged(cluster: &Cluster) {
@@ -379,4 +396,5 @@ fn a_restart_mid_stream_loses_nothing_acknowledged(cluster: &Cluster) {
     assert!(acknowledged.is_subset(&stored), "acknowledged but lost: {:?}", acknowledged.difference(&stored));
     assert!(!acknowledged.is_empty(), "no add succeeded ({failures} failed)");
     assert_eq!(evodb(&["validate", "--store", &cluster.url(), "--run", run]).json()["valid"], true);
+    retries_add_each_program_once(cluster, run, 60);
 }

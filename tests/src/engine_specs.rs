@@ -372,6 +372,19 @@ pub(crate) fn all() -> Vec<Vector> {
             ],
         ),
         vector(
+            "retried-add-answered-again",
+            "an add repeating a live program's id and fields (a retry after a lost answer) gets its answer again and adds nothing",
+            json!({}),
+            vec![
+                add(req("a", "0", 0.5), T0),
+                add(req("b", "a", 0.7), T0 + 1.0),
+                add(req("a", "0", 0.5), T0 + 2.0),
+                add(req("a", "0", 0.6), T0 + 3.0),
+                op("events"),
+                op("info"),
+            ],
+        ),
+        vector(
             "invalid-engine-config",
             "feature dimensions with an empty range are refused at creation, naming the field",
             json!({"features": [{"kind": "metric", "metric": "speed", "min": 1, "max": 1, "bins": 3}]}),

@@ -19,7 +19,9 @@ export type Metrics = Record<string, number>;
  */
 export interface AddRequest {
     /**
-     * Omit to get a deterministic UUID-shaped id from the database's PRNG.
+     * Omit to get a deterministic UUID-shaped id from the database's PRNG. An add that names a
+     * live program's id with that program's fields is a retry: it is answered again and adds
+     * nothing; with other fields the id is a duplicate.
      */
     id?: string;
     codePath: string;

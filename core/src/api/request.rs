@@ -27,7 +27,9 @@ pub const MAX_TEXT_BYTES: usize = 1 << 20;
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddRequest {
-    /// Omit to get a deterministic UUID-shaped id from the database's PRNG.
+    /// Omit to get a deterministic UUID-shaped id from the database's PRNG. An add that names a
+    /// live program's id with that program's fields is a retry: it is answered again and adds
+    /// nothing; with other fields the id is a duplicate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub code_path: String,

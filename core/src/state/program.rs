@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::api::{BestProgram, Inspiration, Operator, SampledParent, Status};
+use crate::api::{AddRequest, BestProgram, Inspiration, Operator, SampledParent, Status};
 use crate::metrics::Metrics;
 
 /// One program as it is stored: the seed's fields in the seed's order, then evodb's. Its texts are
@@ -53,6 +53,21 @@ impl Program {
 
     pub(crate) fn implied_seq(iteration_found: u64, seq: u64) -> Option<u64> {
         (seq != iteration_found + 1).then_some(seq)
+    }
+
+    /// Whether `request` asks to add this very program again, as a retry does when the first
+    /// attempt's answer was lost: the same code, path, parent, metrics, changes, status and
+    /// reason, and the same operator when the request names one. Time, island and plan item are
+    /// left out: a retry comes later, and the first attempt already decided where it went.
+    pub(crate) fn is_repeated_by(&self, request: &AddRequest) -> bool {
+        *self.target_code == *request.target_code
+            && *self.code_path == *request.code_path
+            && self.parent_id == request.parent_id
+            && self.metrics == request.metrics
+            && *self.changes == *request.changes
+            && self.status == request.status
+            && self.reason == request.reason
+            && request.operator.is_none_or(|operator| self.operator == Some(operator))
     }
 }
 

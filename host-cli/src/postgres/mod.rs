@@ -114,7 +114,7 @@ impl PgFiles {
         let lines: Vec<&[u8]> = events.split(|&b| b == b'\n').filter(|line| !line.is_empty()).collect();
         let before = self.stored.as_ref().map_or(0, |(_, seq)| *seq);
         let after = before + lines.len() as i64;
-        let result = (|| {
+        let stored = (|| {
             self.client.execute(
                 "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
                  ON CONFLICT (name) DO UPDATE
@@ -129,9 +129,10 @@ impl PgFiles {
                     &[&self.run.name, &before, &lines],
                 )?;
             }
-            self.client.batch_execute("COMMIT")
+            Ok(())
         })();
-        result.map_err(|e| self.failed("save", &e))?;
+        stored.map_err(|e| self.failed("save", &e))?;
+        self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
         self.stored = Some((database.to_vec(), after));
         Ok(())
     }
@@ -200,6 +201,18 @@ fn sql_failure(url: &PgUrl, action: &str, err: &postgres::Error) -> HostError {
         url.endpoint(),
         describe(err)
     )))
+}
+
+/// A `COMMIT` whose answer never came: the server may have applied it before the connection
+/// broke, and only a retry can tell. A retried `add --id` is answered, not added twice.
+fn uncertain_commit(run: &PgRun, err: &postgres::Error) -> String {
+    run.url.redact(&format!(
+        "cannot confirm that {} was saved on PostgreSQL at {} ({}); it may or may not have been: run the same \
+         command again (an add that carries --id is then answered, not added twice)",
+        run.shown(),
+        run.url.endpoint(),
+        describe(err)
+    ))
 }
 
 /// The server's own message when it sent one, else the client's with its cause.

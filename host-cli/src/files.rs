@@ -69,6 +69,15 @@ impl Files {
             Files::Postgres(run) => run.holds_database(),
         }
     }
+
+    /// The server's message when PostgreSQL aborted this operation for a deadlock or a
+    /// serialization failure (run it again from the start); a directory never does.
+    pub fn transient_failure(&self) -> Option<&str> {
+        match self {
+            Files::Directory(_) => None,
+            Files::Postgres(run) => run.transient_failure(),
+        }
+    }
 }
 
 /// What an instance may do with a database directory.

@@ -2,7 +2,7 @@
 //! cluster, see `cli/postgres.rs`). Same commands, same JSON, same exit codes, same history;
 //! parallel workers lose nothing; bad input changes nothing; `copy` moves a run both ways byte
 //! for byte. PostgreSQL's own faults (unreachable server, killed clients, a restart, passwords)
-//! follow the parametrised cases.
+//! follow the parametrised cases, and a deadlock the server breaks is retried.
 
 mod cli;
 
@@ -257,6 +257,7 @@ fn every_case_on_postgres_and_its_faults() {
     a_password_never_appears_in_any_output(&cluster);
     clients_killed_mid_add_lose_nothing_acknowledged(&cluster);
     a_restart_mid_stream_loses_nothing_acknowledged(&cluster);
+    a_deadlock_is_retried_and_adds_once(&cluster);
 }
 
 fn view_serves_a_run(cluster: &Cluster) {
@@ -397,4 +398,51 @@ fn a_restart_mid_stream_loses_nothing_acknowledged(cluster: &Cluster) {
     assert!(!acknowledged.is_empty(), "no add succeeded ({failures} failed)");
     assert_eq!(evodb(&["validate", "--store", &cluster.url(), "--run", run]).json()["valid"], true);
     retries_add_each_program_once(cluster, run, 60);
+}
+
+/// A deadlock: another session holds the events table while the add, holding its run's lock,
+/// waits to append its events; that session then waits for the run's lock. The server aborts the
+/// add's transaction (it waited first, and the other session's deadlock_timeout is long), and
+/// the add runs again from the start once the other session lets go.
+fn a_deadlock_is_retried_and_adds_once(cluster: &Cluster) {
+    let run = "deadlocked";
+    assert_eq!(
+        evodb(&[
+            "seed",
+            "--store",
+            &cluster.url(),
+            "--run",
+            run,
+            "--codePath",
+            "/c/s.py",
+            "--targetCode",
+            "s",
+            "--metrics",
+            r#"{"score": 0.1}"#
+        ])
+        .code,
+        0
+    );
+    let mut other = cluster.client();
+    other.batch_execute("SET deadlock_timeout = '60s'; BEGIN; LOCK TABLE evodb.events IN SHARE MODE").unwrap();
+    let add = spawn_add(cluster, run, 0);
+    let mut watcher = cluster.client();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let waiting_to_append = "SELECT count(*) FROM pg_stat_activity \
+        WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO evodb.events%'";
+    while watcher.query_one(waiting_to_append, &[]).unwrap().get::<_, i64>(0) == 0 {
+        assert!(Instant::now() < deadline, "the add never waited for the events table");
+        thread::sleep(Duration::from_millis(10));
+    }
+    // Returns once the server has aborted the add's transaction, which held this lock.
+    other.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&0x6576_6f64_i32, &run]).unwrap();
+    other.batch_execute("ROLLBACK").unwrap();
+    let output = add.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the retried add failed: {stderr}");
+    assert!(stderr.contains("deadlock detected") && stderr.contains("running it again (retry 1 of 5)"), "{stderr}");
+    assert!(stored_ids(cluster, run).contains("p0"));
+    let history = evodb(&["history", "--store", &cluster.url(), "--run", run]).stdout;
+    let added = history.lines().filter(|line| serde_json::from_str::<Value>(line).unwrap()["event"] == "added").count();
+    assert_eq!(added, 2, "the seed and p0, each once: {history}");
 }

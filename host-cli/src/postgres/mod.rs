@@ -11,7 +11,9 @@ mod schema;
 mod url;
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use crate::error::HostError;
@@ -50,6 +52,9 @@ pub struct PgFiles {
     writable: bool,
     /// The stored `database.json` and its event count; `None` when the run does not exist yet.
     stored: Option<(Vec<u8>, i64)>,
+    /// The server's message when it aborted this transaction for a deadlock or a serialization
+    /// failure: the operation may be run again from the start.
+    transient_failure: Option<String>,
 }
 
 impl std::fmt::Debug for PgFiles {
@@ -67,18 +72,26 @@ impl PgFiles {
     pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
         let mut client = connect(&run.url)?;
         schema::ensure(&mut client, &run.url)?;
-        let failed = |e: postgres::Error| sql_failure(&run.url, "begin the operation", &e);
-        let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
-        client.batch_execute(begin).map_err(failed)?;
-        if writable {
-            client
-                .execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run.name])
-                .map_err(failed)?;
-        }
-        let row =
-            client.query_opt("SELECT database, seq FROM evodb.runs WHERE name = $1", &[&run.name]).map_err(failed)?;
-        let stored = row.map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, i64>(1)));
-        Ok(PgFiles { client, run: run.clone(), writable, stored })
+        let mut attempt = 0;
+        let stored = loop {
+            match begin_operation(&mut client, &run.name, writable) {
+                Ok(stored) => break stored,
+                Err(e) if is_transient(&e) && attempt < RETRIES => {
+                    attempt += 1;
+                    let _ = client.batch_execute("ROLLBACK");
+                    eprintln!("{}", retry_warning(&describe(&e), attempt));
+                    std::thread::sleep(backoff(attempt));
+                }
+                Err(e) => return Err(sql_failure(&run.url, "begin the operation", &e)),
+            }
+        };
+        Ok(PgFiles { client, run: run.clone(), writable, stored, transient_failure: None })
+    }
+
+    /// The server's message when it aborted this operation for a deadlock or a serialization
+    /// failure, so that running it again from the start may succeed.
+    pub fn transient_failure(&self) -> Option<&str> {
+        self.transient_failure.as_deref()
     }
 
     pub fn holds_database(&self) -> bool {
@@ -137,9 +150,50 @@ impl PgFiles {
         Ok(())
     }
 
-    fn failed(&self, action: &str, err: &postgres::Error) -> String {
+    /// A failed statement's message; a deadlock or serialization failure is remembered as one
+    /// that a retry may get past.
+    fn failed(&mut self, action: &str, err: &postgres::Error) -> String {
+        if is_transient(err) {
+            self.transient_failure = Some(describe(err));
+        }
         sql_failure(&self.run.url, &format!("{action} {}", self.run.shown()), err).to_string()
     }
+}
+
+/// The transaction of one operation, begun: for a writer, the run's lock taken. Then the run's
+/// stored database and event count, `None` when the run does not exist yet.
+fn begin_operation(client: &mut Client, run: &str, writable: bool) -> Result<Option<(Vec<u8>, i64)>, postgres::Error> {
+    let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
+    client.batch_execute(begin)?;
+    if writable {
+        client.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run])?;
+    }
+    let row = client.query_opt("SELECT database, seq FROM evodb.runs WHERE name = $1", &[&run])?;
+    Ok(row.map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, i64>(1))))
+}
+
+/// How many times an operation the server aborted for a deadlock or a serialization failure is
+/// run again before the command gives up (exit 5).
+pub const RETRIES: u32 = 5;
+
+/// The wait before retry `attempt` (1, 2, …): 25 ms doubling each time, plus up to 15 ms taken
+/// from the process id, so that clients that collided do not retry in step.
+pub fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis((25 << attempt.min(6)) + u64::from(std::process::id() % 16))
+}
+
+/// `warning: …; running it again (retry N of RETRIES)`.
+pub fn retry_warning(server_message: &str, attempt: u32) -> String {
+    format!(
+        "warning: PostgreSQL aborted the operation ({server_message}); running it again (retry {attempt} of {RETRIES})"
+    )
+}
+
+/// A deadlock or a serialization failure: the server aborted the transaction, and the same
+/// operation run again from the start may succeed.
+fn is_transient(err: &postgres::Error) -> bool {
+    err.code()
+        .is_some_and(|code| *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE)
 }
 
 /// A run's `database.json` and `history.ndjson`, as stored.

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::PgFiles;
+use evodb_host::postgres::{self, PgFiles};
 use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -13,6 +13,7 @@ use wasmtime::component::{Component, ResourceAny};
 use crate::args::SandboxArgs;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
+use evodb_host::postgres::PgRun;
 
 /// The engine with the component loaded: once per process.
 pub struct Runtime {
@@ -45,6 +46,7 @@ impl Runtime {
 
     /// [`Runtime::open`] on a location already resolved.
     pub fn open_location(&self, location: Location, access: Access) -> Result<Session<'_>, Failure> {
+        let mut reopen = None;
         let (files, dir, shown) = match location {
             Location::Directory(path) => {
                 let dir = DatabaseDir::open(&path, access)?;
@@ -55,7 +57,9 @@ impl Runtime {
             }
             Location::Postgres(run) => {
                 let files = PgFiles::open(&run, access == Access::Write)?;
-                (Files::Postgres(Box::new(files)), None, run.shown())
+                let shown = run.shown();
+                reopen = Some(run);
+                (Files::Postgres(Box::new(files)), None, shown)
             }
         };
         let mut store = self.host.store(files);
@@ -63,18 +67,21 @@ impl Runtime {
             Ok(bindings) => bindings,
             Err(err) => return Err(self.host.classify(&store, err).into()),
         };
-        Ok(Session { host: &self.host, store, bindings, shown, dir })
+        Ok(Session { runtime: self, store, bindings, shown, dir, reopen: reopen.map(|run| (run, access)) })
     }
 }
 
 pub struct Session<'a> {
-    host: &'a Host,
+    runtime: &'a Runtime,
     store: Store<State>,
     bindings: WithStore,
     /// The location as the user named it (a run without its password), for messages.
     shown: String,
     /// A directory's lock and clean-up; `None` for a PostgreSQL run.
     dir: Option<DatabaseDir>,
+    /// A PostgreSQL run, to open again when the server aborted an operation that a retry may
+    /// get past (a deadlock, a serialization failure).
+    reopen: Option<(Box<PgRun>, Access)>,
 }
 
 /// The `database` resource's methods, as an operation receives them.
@@ -88,7 +95,7 @@ impl Session<'_> {
     /// directory holds none) and saves nothing.
     pub fn read<T>(
         &mut self,
-        op: impl FnOnce(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+        op: impl FnMut(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
     ) -> Result<T, Failure> {
         self.run(false, op)
     }
@@ -97,7 +104,7 @@ impl Session<'_> {
     /// none) and saves it with its events when `op` succeeded.
     pub fn write<T>(
         &mut self,
-        op: impl FnOnce(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+        op: impl FnMut(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
     ) -> Result<T, Failure> {
         self.run(true, op)
     }
@@ -113,7 +120,7 @@ impl Session<'_> {
         }
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
-        let result = self.host.call(&mut self.store, |store| {
+        let result = self.runtime.host.call(&mut self.store, |store| {
             let db = match create_recording(&methods, store, config_json, rng_seed)? {
                 Ok(db) => db,
                 Err(e) => return Ok(Err(e)),
@@ -167,26 +174,49 @@ impl Session<'_> {
     /// `<dir>/history.ndjson` as stored.
     pub fn history(&mut self) -> Result<String, Failure> {
         let interface = self.bindings.evodb_population_store();
-        let result = self.host.call(&mut self.store, |store| interface.call_history(store));
+        let result = self.runtime.host.call(&mut self.store, |store| interface.call_history(store));
         result.map_err(|e| self.failed(e))
     }
 
     /// Every problem in `<dir>/database.json` as stored.
     pub fn validate(&mut self) -> Result<Vec<String>, Failure> {
         let interface = self.bindings.evodb_population_store();
-        let result = self.host.call(&mut self.store, |store| interface.call_validate(store));
+        let result = self.runtime.host.call(&mut self.store, |store| interface.call_validate(store));
         result.map_err(|e| self.failed(e))
     }
 
-    /// load → `op` → save (writers), all under one time budget.
+    /// load → `op` → save (writers), all under one time budget. When PostgreSQL aborted the
+    /// transaction for a deadlock or a serialization failure, the run is opened again and the
+    /// whole operation runs again, up to [`postgres::RETRIES`] times with a growing wait.
     fn run<T>(
         &mut self,
         save: bool,
-        op: impl FnOnce(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+        mut op: impl FnMut(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+    ) -> Result<T, Failure> {
+        let mut attempt = 0;
+        loop {
+            let result = self.run_once(save, &mut op);
+            let transient = self.store.data().files().transient_failure().map(String::from);
+            match (result, transient, self.reopen.clone()) {
+                (Err(_), Some(message), Some((run, access))) if attempt < postgres::RETRIES => {
+                    attempt += 1;
+                    eprintln!("{}", postgres::retry_warning(&message, attempt));
+                    std::thread::sleep(postgres::backoff(attempt));
+                    *self = self.runtime.open_location(Location::Postgres(run), access)?;
+                }
+                (result, _, _) => return result,
+            }
+        }
+    }
+
+    fn run_once<T>(
+        &mut self,
+        save: bool,
+        op: &mut impl FnMut(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
     ) -> Result<T, Failure> {
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
-        let result = self.host.call(&mut self.store, |store| {
+        let result = self.runtime.host.call(&mut self.store, |store| {
             let db = match interface.call_load(&mut *store)? {
                 Ok(Some(db)) => db,
                 Ok(None) => create_recording(&methods, store, "{}", 0)?.expect("the default config is valid"),

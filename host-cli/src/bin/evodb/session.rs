@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::{self, PgFiles};
+use evodb_host::postgres::{self, PgFiles, PgRun};
 use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -13,7 +13,6 @@ use wasmtime::component::{Component, ResourceAny};
 use crate::args::SandboxArgs;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
-use evodb_host::postgres::PgRun;
 
 /// The engine with the component loaded: once per process.
 pub struct Runtime {

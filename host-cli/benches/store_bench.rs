@@ -36,11 +36,8 @@ fn main() {
     let url = cluster.url();
 
     for &n in &sizes {
-        let dir = scratch.path().join(format!("dir-{n}"));
-        write_database(&dir, n, n, CODE_BYTES);
         let run = format!("bench-{n}");
-        let copied = evodb_command(&evodb, &["copy", path(&dir), &url, "--run", &run]).output().unwrap();
-        assert!(copied.status.success(), "{}", String::from_utf8_lossy(&copied.stderr));
+        let dir = directory_and_run(&evodb, &scratch.path().join(format!("dir-{n}")), n, &url, &run);
         let runs = if n >= 10_000 { 5 } else { 15 };
         for command in ["add", "sample"] {
             let on_dir = median(runs, || evodb_command(&evodb, &command_args(command, path(&dir), None)));
@@ -54,16 +51,21 @@ fn main() {
         }
     }
 
-    let dir = scratch.path().join("clients");
-    write_database(&dir, 100, 100, CODE_BYTES);
-    let copied = evodb_command(&evodb, &["copy", path(&dir), &url, "--run", "clients"]).output().unwrap();
-    assert!(copied.status.success(), "{}", String::from_utf8_lossy(&copied.stderr));
+    let dir = directory_and_run(&evodb, &scratch.path().join("clients"), 100, &url, "clients");
     let on_dir = adds_per_second(&evodb, path(&dir), None);
     let on_pg = adds_per_second(&evodb, &url, Some("clients"));
     let line = serde_json::json!({"id": "store.clients8",
         "label": format!("adds/s, {CLIENTS} processes adding at once, PostgreSQL"),
         "value": rounded(on_pg), "unit": "adds/s", "peer": "directory", "peer_value": rounded(on_dir)});
     println!("{line}");
+}
+
+/// A directory `dir` holding `n` programs, and the same database copied into run `run` at `url`.
+fn directory_and_run(evodb: &Path, dir: &Path, n: usize, url: &str, run: &str) -> std::path::PathBuf {
+    write_database(dir, n, n, CODE_BYTES);
+    let copied = evodb_command(evodb, &["copy", path(dir), url, "--run", run]).output().unwrap();
+    assert!(copied.status.success(), "{}", String::from_utf8_lossy(&copied.stderr));
+    dir.to_path_buf()
 }
 
 /// All adds of [`CLIENTS`] processes, each making [`ADDS_PER_CLIENT`] in turn, over the wall time.

@@ -102,28 +102,56 @@ pub const TRIAL: Command =
             "The directory the commands run in (default: the current directory); paths given to --target, --candidate \
          and --judge are relative to the current directory, not this one",
         ),
+        Flag::text(
+            "setup",
+            "SHELL CMD",
+            r#"Run first, with the candidate in place, e.g. --setup "npm ci"; a failure is the setup's, not the candidate's"#,
+        )
+        .hyphen_values(HyphenValues::Any),
+        Flag::switch(
+            "worktree",
+            "Run in a fresh git worktree of the target's repository (the default inside one); never touch its files",
+        )
+        .conflicts_with(&["inPlace"]),
+        Flag::switch("inPlace", "Swap the candidate into the target file itself (restored afterwards); trials take turns"),
     ]);
 const TRIAL_ABOUT: &str =
-    "Swap a candidate into the target file, run the tests, then the benchmark; always restore the file";
+    "Run the tests, then the benchmark, with a candidate in the target's place: in a git worktree, or swapped in place";
 
 const TRIAL_LONG_ABOUT: &str = "\
-Swap a candidate into the target file, run the tests, then the benchmark; always restore the file.
+Run the tests, then the benchmark, with a candidate in the target's place: in a git worktree, or
+swapped in place.
 
-The seed skill's correctness gate and benchmark, done safely:
+Inside a git repository (or with --worktree), each trial gets its own worktree:
+  1. worktrees left by killed trials of the repository are removed first (said on stderr);
+  2. a worktree is checked out in $TMPDIR/evodb-trials-<uid>/ from the working tree as git sees
+     it (`git stash create`: committed files with your uncommitted changes; untracked files that
+     are not ignored are copied in; ignored ones, such as node_modules, are not: --setup can
+     bring them), and the candidate is written over the target's copy there;
+  3. --setup, --test and --bench run in the worktree's copy of --cwd, with EVODB_WORKTREE and
+     EVODB_REPOSITORY set;
+  4. the worktree is removed: on success, on errors, on timeouts and on Ctrl-C/SIGTERM/SIGHUP;
+     after a SIGKILL the next trial does it (step 1).
+Your files are never touched and there is no lock: N trials run at once. Commands must use
+paths relative to the worktree (an absolute path into your checkout tests the original).
+
+Elsewhere (or with --inPlace) the candidate is swapped into the target file itself:
   1. a backup `<target>.evodb-trial.bak` left by a killed trial is first renamed back over the
      target (said on stderr);
   2. the target is backed up to `<target>.evodb-trial.bak` (written whole, synced) and the
      candidate replaces it atomically (permissions kept);
-  3. --test runs (`sh -c`, in --cwd, stdin closed, its own process group); a non-zero exit or a
-     timeout fails the trial;
-  4. when the tests pass, --bench runs the same way; its score is its stdout as JSON (the
-     --scoreKey key, or a bare number; the whole stdout, else its last line), else the last
-     number it prints; it must be finite and in [0, 1];
-  5. the backup is renamed back over the target: byte-identical, and the backup is gone. This
+  3. --setup, --test and --bench run in --cwd;
+  4. the backup is renamed back over the target: byte-identical, and the backup is gone. This
      also happens on errors and on Ctrl-C/SIGTERM/SIGHUP (the running command's process group
      is killed, exit 130); after a SIGKILL the next trial of the target does it (step 1).
 Trials of one target queue on `<target>.evodb-trial.lock` (removed afterwards). A symlinked
 target is resolved: the file it points to is swapped, and the backup sits beside that file.
+
+Either way, each command runs with `sh -c`, stdin closed, in its own process group, which is
+killed after --timeoutSec. --test's non-zero exit or timeout fails the trial; when the tests
+pass, --bench runs; its score is its stdout as JSON (the --scoreKey key, or a bare number; the
+whole stdout, else its last line), else the last number it prints; it must be finite and in
+[0, 1].
 
 --judge names a file holding the LLM judge's answer, `{\"efficiency-score\": n}` with n from 1 to
 10 (prose or a code fence around the object is fine): its score is n / 10. It is checked
@@ -136,8 +164,11 @@ Prints one JSON object:
    \"benchmark\": {… the same, \"score\"} | null,     null when not given or the tests failed
    \"judge\": {\"score\": 0.8, \"raw\": 8} | null,
    \"combined\": x | null,   the mean of the benchmark and judge scores present; null if none or not passed
-   \"restored\": true,       the target is the original again
-   \"recovered\": bool}      a killed trial's backup was restored first
+   \"restored\": true,       your target is the original (in a worktree trial it was never touched)
+   \"recovered\": bool,      a killed trial's backup or worktree was cleaned up first
+   \"isolation\": \"worktree\"|\"inPlace\", \"worktree\": path | null,   where the commands ran
+   \"started\": s, \"ended\": s,   seconds since the epoch, to the millisecond
+   \"setup\": {…}}           only with --setup
 `output` is the last 2000 characters of stdout and stderr, interleaved.
 
 A failing candidate (tests fail or time out) is a normal outcome: exit 0 with \"passed\": false.
@@ -147,11 +178,13 @@ plus \"error\" on stdout (the seed halts the run then: its setup is likely broke
 const TRIAL_EXIT_CODES: &str = "\
 Exit codes:
   0  the trial ran: see \"passed\" (a failing candidate is not an error)
-  1  the benchmark failed or printed no score in [0, 1] (JSON with \"error\" on stdout);
-     --target, --candidate or --judge is a directory
-  2  usage: neither --test nor --bench, a bad --timeoutSec, an unknown flag
+  1  the benchmark or --setup failed, or the benchmark printed no score in [0, 1] (JSON with
+     \"error\" on stdout); --target, --candidate or --judge is a directory
+  2  usage: neither --test nor --bench, a bad --timeoutSec, an unknown flag, --worktree outside
+     a git repository, --cwd outside the target's repository
   3  not found: --target, --candidate, --judge or --cwd does not exist
   4  the benchmark exceeded --timeoutSec and was killed (JSON with \"error\" on stdout)
-  5  IO: the target cannot be backed up, swapped or restored; a command cannot start
+  5  IO: the target cannot be backed up, swapped or restored; the worktree cannot be made
+     (e.g. the repository has no commit yet); a command cannot start
   6  retry: --judge holds no valid {\"efficiency-score\": 1-10}; ask the judge again
  130 interrupted (Ctrl-C, SIGTERM, SIGHUP): the command was killed and the target restored";

@@ -1,5 +1,5 @@
 //! Ctrl-C, SIGTERM and SIGHUP during a trial: kill the running command's process group, put the
-//! original target back, remove the lock file, exit 130.
+//! original target back (or remove the trial's worktree), remove the lock file, exit 130.
 //!
 //! The handler runs on its own thread (the `ctrlc` crate). Every step of a trial that changes the
 //! file system or starts or reaps a command does so holding [`ACTIVE`]; the handler takes it too
@@ -12,6 +12,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use super::files::{self, Paths};
+use super::worktree::Checkout;
 
 /// The exit code after an interruption (128 + SIGINT, as shells report Ctrl-C).
 pub const INTERRUPTED_EXIT: i32 = 130;
@@ -25,9 +26,11 @@ pub struct Active {
     pub lock: Option<PathBuf>,
     /// The running command's process group.
     pub group: Option<Pid>,
+    /// The trial's worktree, to remove.
+    pub worktree: Option<Checkout>,
 }
 
-static ACTIVE: Mutex<Active> = Mutex::new(Active { swapped: None, lock: None, group: None });
+static ACTIVE: Mutex<Active> = Mutex::new(Active { swapped: None, lock: None, group: None, worktree: None });
 
 /// Runs `f` with the state held: the handler waits until `f` is done.
 pub fn with<R>(f: impl FnOnce(&mut Active) -> R) -> R {
@@ -61,6 +64,15 @@ fn on_signal() {
                  target restores it, or rename it back yourself",
                 paths.target.display(),
                 paths.backup.display()
+            ),
+        }
+    } else if let Some(worktree) = active.worktree.take() {
+        match worktree.remove() {
+            Ok(()) => eprintln!("interrupted: removed the trial's worktree `{}`", worktree.path.display()),
+            Err(e) => eprintln!(
+                "interrupted: cannot remove the trial's worktree `{}` ({e}); the next `evodb trial` in this \
+                 repository removes it",
+                worktree.path.display()
             ),
         }
     } else {

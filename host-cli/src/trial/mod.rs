@@ -1,8 +1,15 @@
-//! `evodb trial`: the seed skill's correctness gate and benchmark, done safely. The candidate
-//! replaces the target file, the test command runs, then (when the tests pass) the benchmark;
-//! the original is always put back: on success, on error, on Ctrl-C/SIGTERM/SIGHUP, and after a
-//! SIGKILL by the next trial of the same target (see `files.rs`). Commands run with `sh -c` in
-//! their own process group, which is killed on timeout.
+//! `evodb trial`: the seed skill's correctness gate and benchmark, done safely. The test command
+//! runs with the candidate in the target's place, then (when the tests pass) the benchmark.
+//!
+//! Where the candidate goes depends on the isolation:
+//! - **worktree** (the default inside a git repository): a fresh worktree of the repository
+//!   gets the candidate, the commands run there, and the worktree is removed afterwards
+//!   (`worktree.rs`). The user's files are never touched, so trials run side by side.
+//! - **in place**: the candidate replaces the target file and the original is always put back:
+//!   on success, on error, on Ctrl-C/SIGTERM/SIGHUP, and after a SIGKILL by the next trial of
+//!   the same target (`files.rs`). Trials of one target take turns.
+//!
+//! Commands run with `sh -c` in their own process group, which is killed on timeout.
 //!
 //! Nothing here needs the database component: this is the one host-only command.
 
@@ -10,17 +17,20 @@ mod files;
 mod interrupt;
 mod process;
 pub mod score;
+mod worktree;
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
 use self::files::{Paths, TargetLock};
 use self::process::Finished;
 use self::score::JudgeScore;
+use self::worktree::Worktree;
 pub use interrupt::INTERRUPTED_EXIT;
 
 /// How many characters of a command's output the report keeps (its end).
@@ -40,6 +50,20 @@ pub struct Spec {
     pub judge: Option<PathBuf>,
     /// Where the commands run; the current directory when `None`.
     pub cwd: Option<PathBuf>,
+    /// A command run before the tests (in the worktree, with the candidate in place).
+    pub setup: Option<String>,
+    pub isolation: Isolation,
+}
+
+/// Where the candidate is put while the commands run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isolation {
+    /// A worktree when the target is in a git repository, else in place.
+    Auto,
+    /// A worktree of the target's git repository; an error outside one.
+    Worktree,
+    /// Over the target file itself, restored afterwards; trials of a target take turns.
+    InPlace,
 }
 
 /// The classes of failure; the CLI maps each to its exit code.
@@ -137,22 +161,59 @@ impl Drop for Swap {
     }
 }
 
-/// Runs the trial. `note` receives what stderr should say (a recovered backup, a wait).
+/// Runs the trial. `note` receives what stderr should say (a recovered leftover, a wait).
 pub fn run(spec: &Spec, note: &mut dyn FnMut(&str)) -> Result<Value, TrialError> {
     let paths = Paths::resolve(&spec.target).map_err(|m| fail(ErrorKind::NotFound, m))?;
+    let started = epoch_seconds();
+    let repo = match spec.isolation {
+        Isolation::InPlace => None,
+        Isolation::Auto => paths.target.parent().and_then(worktree::repository_of),
+        Isolation::Worktree => Some(paths.target.parent().and_then(worktree::repository_of).ok_or_else(|| {
+            fail(
+                ErrorKind::Usage,
+                format!(
+                    "--worktree: `{}` is not in a git repository; leave out --worktree to swap it in place",
+                    paths.target.display()
+                ),
+            )
+        })?),
+    };
+    let mut ran = match repo {
+        Some(repo) => run_in_worktree(spec, &paths, &repo, note)?,
+        None => run_in_place(spec, &paths, note)?,
+    };
+    ran.started = started;
+    report(spec, ran)
+}
+
+/// What ran, for the report.
+struct Ran {
+    setup: Option<Finished>,
+    tests: Option<Finished>,
+    bench: Option<Finished>,
+    judge: Option<JudgeScore>,
+    /// A killed trial's leftover (backup or worktree) was cleaned up first.
+    recovered: bool,
+    /// The worktree the commands ran in (removed since), or `None` in place.
+    worktree: Option<PathBuf>,
+    started: f64,
+}
+
+/// The in-place trial: swap, run, restore; trials of the target queue on its lock.
+fn run_in_place(spec: &Spec, paths: &Paths, note: &mut dyn FnMut(&str)) -> Result<Ran, TrialError> {
     let target = paths.target.display().to_string();
     let lock = TargetLock::acquire(&paths.lock, || note(&format!("waiting for another trial of `{target}` to end")))
         .map_err(|e| io_error("lock", &paths.lock, e))?;
     let _held = Held::new(lock, &paths.lock);
-    let recovered = interrupt::with(|_| files::recover(&paths))
+    let recovered = interrupt::with(|_| files::recover(paths))
         .map_err(|e| io_error("restore the backup left by an interrupted trial,", &paths.backup, e))?;
     if recovered {
         note(&format!("restored `{target}` from `{}`, left by an interrupted trial", paths.backup.display()));
     }
-    let (candidate, judge) = check(spec, &paths)?;
+    let (candidate, judge) = check(spec, paths)?;
 
-    let swap = Swap::start(&paths, &candidate)?;
-    let ran = run_commands(spec);
+    let swap = Swap::start(paths, &candidate)?;
+    let ran = run_commands(spec, spec.cwd.as_deref(), &[]);
     let restored = swap.restore();
     drop(swap);
     if let Err(e) = restored {
@@ -166,8 +227,56 @@ pub fn run(spec: &Spec, note: &mut dyn FnMut(&str)) -> Result<Value, TrialError>
         }
         return Err(fail(ErrorKind::Io, message));
     }
-    let (tests, bench) = ran?;
-    report(spec, tests, bench, judge, recovered)
+    let (setup, tests, bench) = ran?;
+    Ok(Ran { setup, tests, bench, judge, recovered, worktree: None, started: 0.0 })
+}
+
+/// The worktree trial: no lock and no change to the user's files.
+fn run_in_worktree(spec: &Spec, paths: &Paths, repo: &Path, note: &mut dyn FnMut(&str)) -> Result<Ran, TrialError> {
+    let leftovers = worktree::remove_leftovers(repo).map_err(|m| fail(ErrorKind::Io, m))?;
+    if leftovers > 0 {
+        note(&format!("removed {leftovers} worktree(s) left by interrupted trials of `{}`", repo.display()));
+    }
+    let (candidate, judge) = check(spec, paths)?;
+    let cwd = match &spec.cwd {
+        Some(dir) => dir.canonicalize().map_err(|e| io_error("open", dir, e))?,
+        None => std::env::current_dir()
+            .and_then(|d| d.canonicalize())
+            .map_err(|e| fail(ErrorKind::Io, format!("cannot read the current directory: {e}")))?,
+    };
+    let inside = |what: &str, path: &Path| {
+        path.strip_prefix(repo).map(Path::to_path_buf).map_err(|_| {
+            fail(
+                ErrorKind::Usage,
+                format!(
+                    "{what} `{}` is outside the repository `{}` whose worktree the trial runs in; pass one inside it, \
+                     or --inPlace",
+                    path.display(),
+                    repo.display()
+                ),
+            )
+        })
+    };
+    let (target, cwd) = (inside("--target", &paths.target)?, inside("the commands' directory (--cwd)", &cwd)?);
+    let tree = Worktree::create(repo, &target, &cwd).map_err(|m| fail(ErrorKind::Io, m))?;
+    let permissions = fs::metadata(&paths.target).map_err(|e| io_error("read", &paths.target, e))?.permissions();
+    fs::write(&tree.target, &candidate)
+        .and_then(|()| fs::set_permissions(&tree.target, permissions))
+        .map_err(|e| io_error("write the candidate to", &tree.target, e))?;
+    let env = [("EVODB_WORKTREE", tree.path.as_os_str()), ("EVODB_REPOSITORY", repo.as_os_str())];
+    let ran = run_commands(spec, Some(&tree.cwd), &env);
+    let path = tree.path.clone();
+    let removed = tree.remove();
+    let (setup, tests, bench) = ran?;
+    if let Err(e) = removed {
+        note(&format!("cannot remove the trial's worktree `{}` ({e}); the next trial removes it", path.display()));
+    }
+    Ok(Ran { setup, tests, bench, judge, recovered: leftovers > 0, worktree: Some(path), started: 0.0 })
+}
+
+fn epoch_seconds() -> f64 {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs_f64();
+    (now * 1000.0).round() / 1000.0
 }
 
 /// Every input checked before the target is touched: the candidate's bytes and the judge's score.
@@ -215,26 +324,37 @@ fn check(spec: &Spec, paths: &Paths) -> Result<(Vec<u8>, Option<JudgeScore>), Tr
     Ok((candidate, judge))
 }
 
-fn run_commands(spec: &Spec) -> Result<(Option<Finished>, Option<Finished>), TrialError> {
+type Commands = (Option<Finished>, Option<Finished>, Option<Finished>);
+
+/// `--setup`, then `--test`, then (when the tests pass) `--bench`, in `cwd`.
+fn run_commands(spec: &Spec, cwd: Option<&Path>, env: &[(&str, &OsStr)]) -> Result<Commands, TrialError> {
     let run = |flag: &str, command: &str| {
-        process::run(command, spec.cwd.as_deref(), spec.timeout)
+        process::run(command, cwd, spec.timeout, env)
             .map_err(|e| fail(ErrorKind::Io, format!("cannot start {flag} with `sh -c` ({e}); is `sh` on PATH?")))
     };
+    let setup = spec.setup.as_deref().map(|command| run("--setup", command)).transpose()?;
+    if let Some(setup) = setup.as_ref().filter(|s| !s.succeeded()) {
+        let mut err = fail(
+            ErrorKind::BadInput,
+            format!(
+                "the --setup command {} ({}); run it by hand in a fresh checkout to fix it",
+                how_it_ended(setup),
+                ends(setup)
+            ),
+        );
+        err.report = Some(json!({"passed": false, "setup": command_json(setup), "error": err.message}));
+        return Err(err);
+    }
     let tests = spec.test.as_deref().map(|command| run("--test", command)).transpose()?;
     if tests.as_ref().is_some_and(|t| !t.succeeded()) {
-        return Ok((tests, None));
+        return Ok((setup, tests, None));
     }
     let bench = spec.bench.as_deref().map(|command| run("--bench", command)).transpose()?;
-    Ok((tests, bench))
+    Ok((setup, tests, bench))
 }
 
-fn report(
-    spec: &Spec,
-    tests: Option<Finished>,
-    bench: Option<Finished>,
-    judge: Option<JudgeScore>,
-    recovered: bool,
-) -> Result<Value, TrialError> {
+fn report(spec: &Spec, ran: Ran) -> Result<Value, TrialError> {
+    let Ran { setup, tests, bench, judge, recovered, worktree, started } = ran;
     let passed = tests.as_ref().is_none_or(Finished::succeeded);
     let bench_score = bench.as_ref().map(|b| benchmark_score(spec, b)).transpose();
     let score = bench_score.as_ref().ok().copied().flatten();
@@ -257,7 +377,14 @@ fn report(
         "combined": combined,
         "restored": true,
         "recovered": recovered,
+        "isolation": if worktree.is_some() { "worktree" } else { "inPlace" },
+        "worktree": worktree.map(|w| w.display().to_string()),
+        "started": started,
+        "ended": epoch_seconds(),
     });
+    if let Some(setup) = &setup {
+        out["setup"] = command_json(setup);
+    }
     match bench_score {
         Ok(_) => Ok(out),
         Err(mut err) => {
@@ -268,30 +395,39 @@ fn report(
     }
 }
 
+fn how_it_ended(run: &Finished) -> String {
+    match (run.timed_out, run.exit_code, run.signal) {
+        (true, _, _) => "was killed after --timeoutSec".to_string(),
+        (false, Some(code), _) => format!("exited with code {code}"),
+        (false, None, Some(signal)) => format!("was killed by signal {signal}"),
+        (false, None, None) => "failed".to_string(),
+    }
+}
+
+fn ends(run: &Finished) -> String {
+    let tail = tail(&run.output, 300);
+    if tail.trim().is_empty() { "it printed nothing".to_string() } else { format!("its output ends: {tail:?}") }
+}
+
 fn benchmark_score(spec: &Spec, bench: &Finished) -> Result<f64, TrialError> {
-    let ends = || {
-        let tail = tail(&bench.output, 300);
-        if tail.trim().is_empty() { "it printed nothing".to_string() } else { format!("its output ends: {tail:?}") }
-    };
     if bench.timed_out {
         return Err(fail(
             ErrorKind::Timeout,
             format!(
                 "the benchmark was killed after --timeoutSec {} s; raise --timeoutSec, or the candidate is too slow ({})",
                 spec.timeout.as_secs_f64(),
-                ends()
+                ends(bench)
             ),
         ));
     }
     if !bench.succeeded() {
-        let how = match (bench.exit_code, bench.signal) {
-            (Some(code), _) => format!("exited with code {code}"),
-            (None, Some(signal)) => format!("was killed by signal {signal}"),
-            (None, None) => "failed".to_string(),
-        };
         return Err(fail(
             ErrorKind::BadInput,
-            format!("the benchmark {how} ({}); run it by hand in the trial's directory to check the setup", ends()),
+            format!(
+                "the benchmark {} ({}); run it by hand in the trial's directory to check the setup",
+                how_it_ended(bench),
+                ends(bench)
+            ),
         ));
     }
     score::benchmark_score(&bench.stdout, &spec.score_key).map_err(|e| fail(ErrorKind::BadInput, e.0))

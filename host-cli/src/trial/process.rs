@@ -3,6 +3,7 @@
 //! shell exits, whatever it left running in its group is killed too: nothing of the candidate
 //! runs on once the target is restored.
 
+use std::ffi::OsStr;
 use std::io::{self, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -89,11 +90,12 @@ fn pump(mut source: impl Read + Send + 'static, sinks: Vec<Arc<Mutex<Tail>>>, do
     });
 }
 
-/// Runs `command` with `sh -c` in `cwd` (else the current directory) for at most `timeout`.
-/// The error is the spawn's (no shell, a bad directory).
-pub fn run(command: &str, cwd: Option<&Path>, timeout: Duration) -> io::Result<Finished> {
+/// Runs `command` with `sh -c` in `cwd` (else the current directory) for at most `timeout`, with
+/// `env` added to the environment. The error is the spawn's (no shell, a bad directory).
+pub fn run(command: &str, cwd: Option<&Path>, timeout: Duration, env: &[(&str, &OsStr)]) -> io::Result<Finished> {
     let mut shell = Command::new("sh");
     shell.arg("-c").arg(command).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    shell.envs(env.iter().copied());
     shell.process_group(0);
     if let Some(dir) = cwd {
         shell.current_dir(dir);

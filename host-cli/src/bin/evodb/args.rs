@@ -226,6 +226,9 @@ fn from_matches(m: &ArgMatches) -> Cli {
             timeout_sec: required(m, "timeoutSec"),
             judge: optional(m, "judge"),
             cwd: optional(m, "cwd"),
+            setup: optional(m, "setup"),
+            worktree: m.get_flag("worktree"),
+            in_place: m.get_flag("inPlace"),
         }),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };

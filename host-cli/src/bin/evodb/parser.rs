@@ -48,7 +48,7 @@ fn flag_arg(spec: &'static Flag) -> Arg {
     let arg = Arg::new(spec.name).long(spec.name).help(spec.help).required(spec.required);
     let arg = spec.aliases.iter().fold(arg, |arg, alias| arg.visible_alias(*alias));
     if spec.value == Value::Switch {
-        return arg.action(ArgAction::SetTrue);
+        return arg.action(ArgAction::SetTrue).conflicts_with_all(spec.conflicts_with);
     }
     let mut arg = arg
         .value_name(spec.value_name)

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use evodb_host::trial::{self, ErrorKind, Spec};
+use evodb_host::trial::{self, ErrorKind, Isolation, Spec};
 use evodb_host::views::json;
 
 use crate::commands::Printed;
@@ -20,6 +20,9 @@ pub struct TrialArgs {
     pub timeout_sec: f64,
     pub judge: Option<PathBuf>,
     pub cwd: Option<PathBuf>,
+    pub setup: Option<String>,
+    pub worktree: bool,
+    pub in_place: bool,
 }
 
 pub fn run(args: TrialArgs) -> Result<Printed, Failure> {
@@ -39,6 +42,12 @@ pub fn run(args: TrialArgs) -> Result<Printed, Failure> {
         timeout,
         judge: args.judge,
         cwd: args.cwd,
+        setup: args.setup,
+        isolation: match (args.worktree, args.in_place) {
+            (true, _) => Isolation::Worktree,
+            (false, true) => Isolation::InPlace,
+            (false, false) => Isolation::Auto,
+        },
     };
     match trial::run(&spec, &mut |note| eprintln!("{note}")) {
         Ok(report) => Ok(json(&report).into()),

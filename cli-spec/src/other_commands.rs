@@ -1,7 +1,8 @@
 //! The native CLI's commands that are not database operations on a path: `copy`, `demo`,
-//! `view`, `trial` and `skill install`. The Node drop-in offers none of them.
+//! `view`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
 
 use crate::config_flags::RNG_SEED_ALIASES;
+use crate::database_commands::DB_PATH;
 use crate::model::{Command, Flag, HyphenValues, Positional, Value};
 
 pub const COPY: Command = Command::new(
@@ -188,3 +189,54 @@ Exit codes:
      (e.g. the repository has no commit yet); a command cannot start
   6  retry: --judge holds no valid {\"efficiency-score\": 1-10}; ask the judge again
  130 interrupted (Ctrl-C, SIGTERM, SIGHUP): the command was killed and the target restored";
+
+pub const APPLY: Command = Command::new(
+    "apply",
+    "Commit the best program (or the one named) to the target file, after its tests pass with it in a worktree",
+)
+.long_about(APPLY_LONG_ABOUT)
+.after_help(APPLY_EXIT_CODES)
+.positionals(&[
+    DB_PATH,
+    Positional::optional("id", Value::Text, "The program to apply (default: the best); `evodb export` lists the ids"),
+])
+.flags(&[
+    Flag::of("target", Value::Path, "FILE", "The file the program's code replaces, inside a git repository").required(),
+    Flag::text("test", "SHELL CMD", r#"The tests that must pass with the program in place, e.g. --test "npm test""#)
+        .required()
+        .hyphen_values(HyphenValues::Any),
+    Flag::text("setup", "SHELL CMD", "Run in the worktree before the tests, e.g. --setup \"npm ci\"")
+        .hyphen_values(HyphenValues::Any),
+    Flag::of("timeoutSec", Value::F64, "SECONDS", "Time limit of each command, in seconds")
+        .default("300")
+        .hyphen_values(HyphenValues::NegativeNumbers),
+    Flag::text(
+        "message",
+        "TEXT",
+        "The commit message (default: `evodb: apply program <id>` and its metrics and changes)",
+    ),
+]);
+
+const APPLY_LONG_ABOUT: &str = "\
+Commit the best program (or the one named) to the target file, after its tests pass with it in a
+worktree.
+
+  1. the program's code is read from the database (the best by fitness, or <id>);
+  2. --target must be in a git repository and have no uncommitted changes (they would be mixed
+     into the commit); if it already holds the code, nothing happens (\"applied\": false);
+  3. the tests run as `evodb trial --worktree` runs them: in a fresh worktree of your working
+     tree with the code in the target's place (--setup first); your files are not touched;
+  4. only when they pass, the code is written to --target and committed alone (whatever else is
+     staged stays staged): one commit, `evodb: apply program <id>` unless --message says.
+A failing test changes nothing and exits 1 with the trial's report.
+
+Prints {\"applied\": true|false, \"id\", \"target\", \"commit\": hash | null, \"trial\": {…the trial's report} | null}.";
+
+const APPLY_EXIT_CODES: &str = "\
+Exit codes:
+  0  applied, or the target already holds the program
+  1  the tests fail with the program in place, or --target has uncommitted changes: nothing changed
+  2  usage: a missing --target or --test, --target outside a git repository
+  3  not found: no database, no such program id, an empty database, a missing --target
+  4  a command exceeded --timeoutSec
+  5  IO: the worktree or the commit cannot be made (git's message says why)";

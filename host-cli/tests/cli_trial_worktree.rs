@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use cli::git_repo::{Repo, git};
 use cli::{Run, command};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
@@ -19,102 +20,35 @@ use tempfile::TempDir;
 const ORIGINAL: &str = "def f(x):\n    return x  # original\n";
 
 /// A repository with one commit: `src/target.py`, `tests/check.sh`, a `.gitignore`.
-struct Repo {
-    dir: TempDir,
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=test", "-c", "user.email=test@localhost"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn repo() -> Repo {
-    let repo = Repo { dir: tempfile::tempdir().unwrap() };
-    git(repo.root(), &["init", "--quiet"]);
-    repo.write("src/target.py", ORIGINAL);
-    repo.write("tests/check.sh", "grep -q \"$1\" src/target.py\n");
-    repo.write(".gitignore", "ignored/\n");
-    git(repo.root(), &["add", "."]);
-    git(repo.root(), &["commit", "--quiet", "-m", "initial"]);
-    repo
+    Repo::with(&[
+        ("src/target.py", ORIGINAL),
+        ("tests/check.sh", "grep -q \"$1\" src/target.py\n"),
+        (".gitignore", "ignored/\n"),
+    ])
 }
 
-impl Repo {
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
+/// A candidate outside the repository (as the skill keeps them in its own directory).
+fn candidate(scratch: &TempDir, name: &str, marker: &str) -> PathBuf {
+    let path = scratch.path().join(name);
+    fs::write(&path, format!("def f(x):\n    return x + 1  # {marker}\n")).unwrap();
+    path
+}
 
-    fn path(&self, name: &str) -> PathBuf {
-        self.root().join(name)
-    }
+/// `evodb trial --target src/target.py --candidate <candidate> <args>`, run in the repository.
+fn trial_command(repo: &Repo, candidate: &Path, args: &[&str]) -> Command {
+    let mut cmd = command();
+    cmd.current_dir(repo.root()).args(["trial", "--target", "src/target.py", "--candidate"]).arg(candidate);
+    cmd.args(args);
+    cmd
+}
 
-    fn write(&self, name: &str, contents: &str) {
-        let path = self.path(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, contents).unwrap();
-    }
+fn trial(repo: &Repo, candidate: &Path, args: &[&str]) -> Run {
+    Run::from(trial_command(repo, candidate, args).output().expect("evodb runs"))
+}
 
-    /// A candidate outside the repository (as the skill keeps them in its own directory).
-    fn candidate(&self, scratch: &TempDir, name: &str, marker: &str) -> PathBuf {
-        let path = scratch.path().join(name);
-        fs::write(&path, format!("def f(x):\n    return x + 1  # {marker}\n")).unwrap();
-        path
-    }
-
-    /// `evodb trial --target src/target.py --candidate <candidate> <args>`, run in the repository.
-    fn args(&self, candidate: &Path, args: &[&str]) -> Command {
-        let mut cmd = command();
-        cmd.current_dir(self.root()).args(["trial", "--target", "src/target.py", "--candidate"]).arg(candidate);
-        cmd.args(args);
-        cmd
-    }
-
-    fn trial(&self, candidate: &Path, args: &[&str]) -> Run {
-        Run::from(self.args(candidate, args).output().expect("evodb runs"))
-    }
-
-    fn spawn(&self, candidate: &Path, args: &[&str]) -> Child {
-        self.args(candidate, args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("evodb starts")
-    }
-
-    /// `git worktree list` paths besides the repository itself.
-    fn worktrees(&self) -> Vec<String> {
-        git(self.root(), &["worktree", "list", "--porcelain"])
-            .lines()
-            .filter_map(|l| l.strip_prefix("worktree "))
-            .skip(1)
-            .map(str::to_string)
-            .collect()
-    }
-
-    /// What the user sees: every file's bytes (outside .git), and `git status`.
-    fn state(&self) -> (Vec<(String, Vec<u8>)>, String) {
-        fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-            let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-            entries.sort();
-            for path in entries {
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-                if rel == ".git" {
-                    continue;
-                }
-                if path.is_dir() {
-                    walk(&path, root, out);
-                } else {
-                    out.push((rel, fs::read(&path).unwrap()));
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(self.root(), self.root(), &mut files);
-        (files, git(self.root(), &["status", "--porcelain", "--untracked-files=all"]))
-    }
+fn spawn(repo: &Repo, candidate: &Path, args: &[&str]) -> Child {
+    trial_command(repo, candidate, args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("evodb starts")
 }
 
 /// Waits for a file the test command writes (its shell's pid).
@@ -138,10 +72,10 @@ fn four_trials_of_one_target_run_at_once_each_in_its_own_worktree() {
     let before = repo.state();
     let trials: Vec<Child> = (0..4)
         .map(|i| {
-            let candidate = repo.candidate(&scratch, &format!("c{i}.py"), &format!("candidate-{i}"));
+            let candidate = candidate(&scratch, &format!("c{i}.py"), &format!("candidate-{i}"));
             // Passes only while this trial's own candidate is in place, after a second.
             let test = format!("sleep 1 && sh tests/check.sh candidate-{i}");
-            repo.spawn(&candidate, &["--test", &test])
+            spawn(&repo, &candidate, &["--test", &test])
         })
         .collect();
     let reports: Vec<Value> = trials
@@ -173,13 +107,13 @@ fn the_worktree_holds_uncommitted_changes_and_untracked_files_not_ignored_ones()
     repo.write("tests/check.sh", "grep -q \"$1\" src/target.py && echo uncommitted\n");
     repo.write("notes/untracked.txt", "untracked\n");
     repo.write("ignored/build.txt", "ignored\n");
-    git(repo.root(), &["rm", "--quiet", ".gitignore"]);
+    repo.git(&["rm", "--quiet", ".gitignore"]);
     repo.write(".git/info/exclude", "ignored/\n");
     let before = repo.state();
-    let candidate = repo.candidate(&scratch, "c.py", "mine");
+    let candidate = candidate(&scratch, "c.py", "mine");
     let test = "sh tests/check.sh mine | grep -q uncommitted && test -f notes/untracked.txt && \
                 test ! -e ignored/build.txt && test ! -e .gitignore && test \"$PWD\" = \"$EVODB_WORKTREE\"";
-    let out = repo.trial(&candidate, &["--test", test]).json();
+    let out = trial(&repo, &candidate, &["--test", test]).json();
     assert_eq!(out["passed"], true, "{out}");
     assert_eq!(repo.state(), before);
     assert!(repo.worktrees().is_empty());
@@ -190,14 +124,14 @@ fn a_failing_candidate_and_a_timeout_remove_their_worktrees() {
     let repo = repo();
     let scratch = tempfile::tempdir().unwrap();
     let before = repo.state();
-    let candidate = repo.candidate(&scratch, "c.py", "wrong");
-    let failed = repo.trial(&candidate, &["--test", "sh tests/check.sh right", "--bench", "echo 1"]);
+    let candidate = candidate(&scratch, "c.py", "wrong");
+    let failed = trial(&repo, &candidate, &["--test", "sh tests/check.sh right", "--bench", "echo 1"]);
     assert_eq!(failed.code, 0, "a failing candidate is an outcome: {failed:?}");
     let out = failed.json();
     assert_eq!(out["passed"], false);
     assert_eq!(out["benchmark"], Value::Null);
 
-    let slow = repo.trial(&candidate, &["--test", "sleep 10", "--timeoutSec", "0.3"]).json();
+    let slow = trial(&repo, &candidate, &["--test", "sleep 10", "--timeoutSec", "0.3"]).json();
     assert_eq!(slow["passed"], false);
     assert_eq!(slow["tests"]["timedOut"], true);
     assert_eq!(repo.state(), before);
@@ -209,9 +143,9 @@ fn a_killed_trial_leaves_a_worktree_that_the_next_trial_removes() {
     let repo = repo();
     let scratch = tempfile::tempdir().unwrap();
     let before = repo.state();
-    let candidate = repo.candidate(&scratch, "c.py", "c");
+    let candidate = candidate(&scratch, "c.py", "c");
     let pid_file = scratch.path().join("pid");
-    let mut child = repo.spawn(&candidate, &["--test", &format!("echo $$ > {} && sleep 30", pid_file.display())]);
+    let mut child = spawn(&repo, &candidate, &["--test", &format!("echo $$ > {} && sleep 30", pid_file.display())]);
     let shell = wait_for(&pid_file);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
@@ -220,7 +154,7 @@ fn a_killed_trial_leaves_a_worktree_that_the_next_trial_removes() {
     assert_eq!(left.len(), 1, "SIGKILL leaves the worktree");
     assert!(Path::new(&left[0]).exists());
 
-    let next = repo.trial(&candidate, &["--test", "sh tests/check.sh c"]);
+    let next = trial(&repo, &candidate, &["--test", "sh tests/check.sh c"]);
     assert_eq!(next.code, 0, "{next:?}");
     assert_eq!(next.json()["recovered"], true);
     assert!(next.stderr.contains("left by interrupted trials"), "{}", next.stderr);
@@ -233,11 +167,11 @@ fn a_killed_trial_leaves_a_worktree_that_the_next_trial_removes() {
 fn a_running_trial_is_not_mistaken_for_a_leftover() {
     let repo = repo();
     let scratch = tempfile::tempdir().unwrap();
-    let candidate = repo.candidate(&scratch, "c.py", "c");
+    let candidate = candidate(&scratch, "c.py", "c");
     let pid_file = scratch.path().join("pid");
-    let running = repo.spawn(&candidate, &["--test", &format!("echo $$ > {} && sleep 1", pid_file.display())]);
+    let running = spawn(&repo, &candidate, &["--test", &format!("echo $$ > {} && sleep 1", pid_file.display())]);
     wait_for(&pid_file);
-    let quick = repo.trial(&candidate, &["--test", "true"]);
+    let quick = trial(&repo, &candidate, &["--test", "true"]);
     assert_eq!(quick.json()["recovered"], false, "{quick:?}");
     let out = Run::from(running.wait_with_output().unwrap());
     assert_eq!(out.json()["passed"], true, "the running trial kept its worktree: {out:?}");
@@ -248,9 +182,9 @@ fn sigterm_kills_the_command_and_removes_the_worktree() {
     let repo = repo();
     let scratch = tempfile::tempdir().unwrap();
     let before = repo.state();
-    let candidate = repo.candidate(&scratch, "c.py", "c");
+    let candidate = candidate(&scratch, "c.py", "c");
     let pid_file = scratch.path().join("pid");
-    let child = repo.spawn(&candidate, &["--test", &format!("echo $$ > {} && sleep 30", pid_file.display())]);
+    let child = spawn(&repo, &candidate, &["--test", &format!("echo $$ > {} && sleep 30", pid_file.display())]);
     let shell = wait_for(&pid_file);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).unwrap();
     let run = Run::from(child.wait_with_output().unwrap());
@@ -268,15 +202,18 @@ fn sigterm_kills_the_command_and_removes_the_worktree() {
 fn setup_runs_first_and_a_failing_setup_is_the_setup_s_error() {
     let repo = repo();
     let scratch = tempfile::tempdir().unwrap();
-    let candidate = repo.candidate(&scratch, "c.py", "c");
-    let built =
-        repo.trial(&candidate, &["--setup", "mkdir ignored && echo ok > ignored/dep", "--test", "test -f ignored/dep"]);
+    let candidate = candidate(&scratch, "c.py", "c");
+    let built = trial(
+        &repo,
+        &candidate,
+        &["--setup", "mkdir ignored && echo ok > ignored/dep", "--test", "test -f ignored/dep"],
+    );
     let out = built.json();
     assert_eq!(out["passed"], true, "{out}");
     assert_eq!(out["setup"]["exitCode"], 0);
     assert!(!repo.path("ignored").exists(), "setup ran in the worktree");
 
-    let broken = repo.trial(&candidate, &["--setup", "echo no network; exit 3", "--test", "true"]);
+    let broken = trial(&repo, &candidate, &["--setup", "echo no network; exit 3", "--test", "true"]);
     assert_eq!(broken.code, 1, "{broken:?}");
     assert!(broken.stderr.contains("--setup command exited with code 3"), "{}", broken.stderr);
     let out: Value = serde_json::from_str(broken.stdout.trim()).unwrap();
@@ -289,20 +226,17 @@ fn setup_runs_first_and_a_failing_setup_is_the_setup_s_error() {
 fn in_place_and_worktree_are_chosen_by_flag_and_refused_where_they_cannot_work() {
     let repo = repo();
     let scratch = tempfile::tempdir().unwrap();
-    let candidate = repo.candidate(&scratch, "c.py", "c");
-    let swapped = repo.trial(&candidate, &["--inPlace", "--test", "sh tests/check.sh c"]).json();
+    let candidate = candidate(&scratch, "c.py", "c");
+    let swapped = trial(&repo, &candidate, &["--inPlace", "--test", "sh tests/check.sh c"]).json();
     assert_eq!(swapped["isolation"], "inPlace");
     assert_eq!(swapped["passed"], true);
     assert_eq!(swapped["worktree"], Value::Null);
     assert_eq!(fs::read_to_string(repo.path("src/target.py")).unwrap(), ORIGINAL);
 
-    let both = repo.trial(&candidate, &["--inPlace", "--worktree", "--test", "true"]);
+    let both = trial(&repo, &candidate, &["--inPlace", "--worktree", "--test", "true"]);
     assert_eq!(both.code, 2, "{both:?}");
 
-    let outside = repo.trial(
-        &candidate,
-        &["--test", "true", "--cwd"].iter().copied().chain([scratch.path().to_str().unwrap()]).collect::<Vec<_>>(),
-    );
+    let outside = trial(&repo, &candidate, &["--test", "true", "--cwd", scratch.path().to_str().unwrap()]);
     assert_eq!(outside.code, 2, "{outside:?}");
     assert!(
         outside.stderr.contains("outside the repository") && outside.stderr.contains("--inPlace"),

@@ -14,6 +14,7 @@
 //! Nothing here needs the database component: this is the one host-only command.
 
 mod files;
+pub mod git;
 mod interrupt;
 mod process;
 pub mod score;
@@ -40,7 +41,7 @@ pub const OUTPUT_CHARS: usize = 2000;
 #[derive(Debug, Clone)]
 pub struct Spec {
     pub target: PathBuf,
-    pub candidate: PathBuf,
+    pub candidate: Candidate,
     pub test: Option<String>,
     pub bench: Option<String>,
     pub score_key: String,
@@ -53,6 +54,15 @@ pub struct Spec {
     /// A command run before the tests (in the worktree, with the candidate in place).
     pub setup: Option<String>,
     pub isolation: Isolation,
+}
+
+/// The code a trial puts in the target's place.
+#[derive(Debug, Clone)]
+pub enum Candidate {
+    /// A file holding it (`--candidate`).
+    File(PathBuf),
+    /// The code itself, e.g. a stored program's (`evodb apply`).
+    Code(Vec<u8>),
 }
 
 /// Where the candidate is put while the commands run.
@@ -167,8 +177,8 @@ pub fn run(spec: &Spec, note: &mut dyn FnMut(&str)) -> Result<Value, TrialError>
     let started = epoch_seconds();
     let repo = match spec.isolation {
         Isolation::InPlace => None,
-        Isolation::Auto => paths.target.parent().and_then(worktree::repository_of),
-        Isolation::Worktree => Some(paths.target.parent().and_then(worktree::repository_of).ok_or_else(|| {
+        Isolation::Auto => paths.target.parent().and_then(git::repository_of),
+        Isolation::Worktree => Some(paths.target.parent().and_then(git::repository_of).ok_or_else(|| {
             fail(
                 ErrorKind::Usage,
                 format!(
@@ -298,8 +308,13 @@ fn check(spec: &Spec, paths: &Paths) -> Result<(Vec<u8>, Option<JudgeScore>), Tr
         }
     };
     file("--target", &paths.target, "the file the candidate replaces while the commands run")?;
-    file("--candidate", &spec.candidate, "the file holding the candidate's code")?;
-    let candidate = fs::read(&spec.candidate).map_err(|e| io_error("read", &spec.candidate, e))?;
+    let candidate = match &spec.candidate {
+        Candidate::File(path) => {
+            file("--candidate", path, "the file holding the candidate's code")?;
+            fs::read(path).map_err(|e| io_error("read", path, e))?
+        }
+        Candidate::Code(code) => code.clone(),
+    };
     if let Some(dir) = &spec.cwd
         && !dir.is_dir()
     {

@@ -19,9 +19,9 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::git::git;
 use super::interrupt;
 
 /// A live worktree; [`Worktree::remove`] (or dropping it) removes it and its lock file.
@@ -70,13 +70,6 @@ impl Drop for Worktree {
         let _ = self.checkout.remove();
         interrupt::with(|active| active.worktree = None);
     }
-}
-
-/// The top directory of the git repository holding `dir`, or `None` outside any repository (or
-/// without `git`).
-pub fn repository_of(dir: &Path) -> Option<PathBuf> {
-    let top = git(dir, &["rev-parse", "--show-toplevel"]).ok()?;
-    PathBuf::from(top.trim_end_matches('\n')).canonicalize().ok()
 }
 
 /// Where this user's trial worktrees live (created 0700 and checked to be this user's, so
@@ -216,21 +209,4 @@ impl Worktree {
         drop(self);
         removed
     }
-}
-
-/// `git -C <repo> <args>`, its stdout; the error names the command and quotes stderr. Variables
-/// that would point git elsewhere (a hook's `GIT_DIR`) are dropped.
-fn git<S: AsRef<OsStr>>(repo: &Path, args: &[S]) -> Result<String, String> {
-    let mut command = Command::new("git");
-    command.arg("--no-optional-locks").arg("-C").arg(repo).args(args);
-    for var in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"] {
-        command.env_remove(var);
-    }
-    let shown = || args.iter().map(|a| a.as_ref().to_string_lossy()).collect::<Vec<_>>().join(" ");
-    let output = command.output().map_err(|e| format!("cannot run `git` ({e}); is git installed and on PATH?"))?;
-    if output.status.success() {
-        return String::from_utf8(output.stdout)
-            .map_err(|_| format!("`git {}` printed a path that is not UTF-8", shown()));
-    }
-    Err(format!("`git {}` failed: {}", shown(), String::from_utf8_lossy(&output.stderr).trim()))
 }

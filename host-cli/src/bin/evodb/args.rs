@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
 
+use crate::apply::ApplyArgs;
 use crate::location::{StoreArgs, with_store_as_db_path};
 use crate::skill::{InstallArgs, SkillAction, SkillArgs};
 use crate::trial::TrialArgs;
@@ -47,6 +48,7 @@ pub enum Command {
     ShouldStop(DbArg),
     Skill(SkillArgs),
     Trial(TrialArgs),
+    Apply(ApplyArgs),
     Copy(CopyArgs),
 }
 
@@ -229,6 +231,15 @@ fn from_matches(m: &ArgMatches) -> Cli {
             setup: optional(m, "setup"),
             worktree: m.get_flag("worktree"),
             in_place: m.get_flag("inPlace"),
+        }),
+        "apply" => Command::Apply(ApplyArgs {
+            db: db(),
+            id: optional(m, "id"),
+            target: required(m, "target"),
+            test: required(m, "test"),
+            setup: optional(m, "setup"),
+            timeout_sec: required(m, "timeoutSec"),
+            message: optional(m, "message"),
         }),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };

@@ -97,6 +97,7 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             Ok(output::json(&core::<_, StopVerdict>(verdict)).into())
         }
         Command::Trial(args) => crate::trial::run(args),
+        Command::Apply(args) => crate::apply::run(runtime, args),
         Command::View(args) => crate::view::run(args, &runtime.store_args),
         Command::Skill(args) => crate::skill::run(args),
         Command::Copy(args) => crate::copy::run(runtime, args),

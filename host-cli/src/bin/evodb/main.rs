@@ -1,6 +1,7 @@
 //! `evodb`: the population database of LLM-driven evolutionary code search, as a CLI that runs
 //! the evodb component under wasmtime. `evodb --help` lists the commands; see the README.
 
+mod apply;
 mod args;
 mod commands;
 mod config_flags;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use evodb_host::trial::{self, ErrorKind, Isolation, Spec};
+use evodb_host::trial::{self, Candidate, ErrorKind, Isolation, Spec, TrialError};
 use evodb_host::views::json;
 
 use crate::commands::Printed;
@@ -25,17 +25,21 @@ pub struct TrialArgs {
     pub in_place: bool,
 }
 
-pub fn run(args: TrialArgs) -> Result<Printed, Failure> {
-    let timeout = Duration::try_from_secs_f64(args.timeout_sec).ok().filter(|t| !t.is_zero()).ok_or_else(|| {
+/// `--timeoutSec` as a duration: positive and finite.
+pub fn timeout_of(seconds: f64) -> Result<Duration, Failure> {
+    Duration::try_from_secs_f64(seconds).ok().filter(|t| !t.is_zero()).ok_or_else(|| {
         Failure::Usage(format!(
-            "--timeoutSec {} is not a positive number of seconds; pass e.g. --timeoutSec 300",
-            args.timeout_sec
+            "--timeoutSec {seconds} is not a positive number of seconds; pass e.g. --timeoutSec 300"
         ))
-    })?;
+    })
+}
+
+pub fn run(args: TrialArgs) -> Result<Printed, Failure> {
+    let timeout = timeout_of(args.timeout_sec)?;
     trial::install_interrupt_handler().map_err(|e| Failure::Internal(e.message))?;
     let spec = Spec {
         target: args.target,
-        candidate: args.candidate,
+        candidate: Candidate::File(args.candidate),
         test: args.test,
         bench: args.bench,
         score_key: args.score_key,
@@ -49,21 +53,21 @@ pub fn run(args: TrialArgs) -> Result<Printed, Failure> {
             (false, false) => Isolation::Auto,
         },
     };
-    match trial::run(&spec, &mut |note| eprintln!("{note}")) {
-        Ok(report) => Ok(json(&report).into()),
-        Err(err) => {
-            if let Some(report) = &err.report {
-                println!("{}", json(report));
-            }
-            Err(match err.kind {
-                ErrorKind::Usage => Failure::Usage(err.message),
-                ErrorKind::NotFound => Failure::NotFound(err.message),
-                ErrorKind::BadInput => Failure::BadInput(err.message),
-                ErrorKind::Timeout => Failure::Limit(err.message),
-                ErrorKind::Retry => Failure::Retry(err.message),
-                ErrorKind::Io => Failure::Io(err.message),
-                ErrorKind::Internal => Failure::Internal(err.message),
-            })
-        }
+    trial::run(&spec, &mut |note| eprintln!("{note}")).map(|report| json(&report).into()).map_err(failure_of)
+}
+
+/// The failure to exit with; a report that comes with it is printed on stdout first.
+pub fn failure_of(err: TrialError) -> Failure {
+    if let Some(report) = &err.report {
+        println!("{}", json(report));
+    }
+    match err.kind {
+        ErrorKind::Usage => Failure::Usage(err.message),
+        ErrorKind::NotFound => Failure::NotFound(err.message),
+        ErrorKind::BadInput => Failure::BadInput(err.message),
+        ErrorKind::Timeout => Failure::Limit(err.message),
+        ErrorKind::Retry => Failure::Retry(err.message),
+        ErrorKind::Io => Failure::Io(err.message),
+        ErrorKind::Internal => Failure::Internal(err.message),
     }
 }

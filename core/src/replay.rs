@@ -19,7 +19,8 @@ impl Database {
             match event {
                 Event::Added { request, now, .. }
                 | Event::Status { request, now, .. }
-                | Event::Cached { request, now, .. } => {
+                | Event::Cached { request, now, .. }
+                | Event::Held { request, now, .. } => {
                     db.add(request.clone(), *now).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
                 }
                 Event::Sampled { .. } => {

@@ -83,6 +83,15 @@ impl DetRng {
         picks
     }
 
+    /// The id of the answer to plan item `name`: UUID-shaped, from its own stream (the seed and
+    /// the name), so it is the same whenever the answer arrives and draws nothing here.
+    pub(crate) fn uuid_for_item(seed: u64, name: &str) -> Arc<str> {
+        // FNV-1a: a fixed, documented hash (the id is part of the file format).
+        let hash =
+            name.bytes().fold(0xCBF2_9CE4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3));
+        DetRng::from_seed(seed ^ hash).uuid()
+    }
+
     /// A UUID-shaped (version 4 layout) id from 128 bits of the stream.
     pub(crate) fn uuid(&mut self) -> Arc<str> {
         let mut bytes = [0u8; 16];

@@ -281,7 +281,8 @@ pub(crate) fn all() -> Vec<Vector> {
         ),
         vector(
             "plan-a-batch",
-            "plan 5 items over 3 islands; adds naming their item land on its island in any order; an item answers once",
+            "plan 5 items over 3 islands; adds naming their item land on its island; an answer that comes before an \
+             earlier item's is held and applied in plan order; an item answers once",
             json!({"numIslands": 3, "placement": "roundRobin"}),
             vec![
                 add(req("p0", "0", 0.5), T0),
@@ -390,6 +391,25 @@ pub(crate) fn all() -> Vec<Vector> {
             json!({"features": [{"kind": "metric", "metric": "speed", "min": 1, "max": 1, "bins": 3}]}),
             vec![op("info")],
         ),
+        vector(
+            "plan-answers-in-any-order",
+            "answers without ids arriving in the order 3, 1, 0, 2 are held, then applied in plan order with ids made \
+             from their items: the same database as answered in plan order",
+            json!({"numIslands": 2, "maxIslandSize": 3, "migrationInterval": 2}),
+            then(
+                evolve(4, 0),
+                [
+                    plan(4, &[], &[]),
+                    add(answer("gen-0/island-1/exploitation-3", 0.9), T0 + 10.0),
+                    add(answer("gen-0/island-1/exploration-1", 0.2), T0 + 11.0),
+                    op("info"),
+                    add(answer("gen-0/island-0/exploitation-0", 0.8), T0 + 12.0),
+                    add(answer("gen-0/island-0/exploration-2", 0.1), T0 + 13.0),
+                    op("events"),
+                    op("snapshot"),
+                ],
+            ),
+        ),
     ]
 }
 
@@ -402,4 +422,12 @@ fn broken_database() -> String {
     db["bestProgramId"] = json!("s-2");
     db["programs"]["s-2"]["id"] = json!("s-two");
     evodb_core::json_text::to_pretty_js(&db)
+}
+
+/// An answer to plan item `item` without an id (it gets one made from the item).
+fn answer(item: &str, score: f64) -> Value {
+    let mut request = with(req("unused", "p2", score), "planItem", json!(item));
+    request.as_object_mut().expect("a request is an object").remove("id");
+    request["codePath"] = json!(format!("/run/candidates/{}.py", item.replace('/', "_")));
+    request
 }

@@ -70,6 +70,9 @@ export class Model {
       case "planned":
         this.note("planned", `planned ${event.n} work items`);
         break;
+      case "held":
+        this.note("held", `answer to ${event.item} held until the items before it are answered`);
+        break;
       case "migrated":
         this.migrated(event);
         break;

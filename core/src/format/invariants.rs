@@ -92,6 +92,11 @@ pub(crate) fn candidate_problems(db: &StoredDatabase) -> Vec<String> {
     }
     if let Some(ext) = &db.evodb {
         for item in &ext.pending {
+            if let Some(held) = &item.held
+                && held.request.plan_item.as_deref() != Some(item.name.as_str())
+            {
+                problems.push(format!("plan item `{}` holds an answer to another item", item.name));
+            }
             if item.island as usize >= n {
                 problems.push(format!(
                     "plan item `{}` targets island {} but islands are 0..{}",

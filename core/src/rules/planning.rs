@@ -12,38 +12,13 @@ const MAX_PLAN_ITEMS: u32 = 1_000;
 const MAX_PENDING: usize = 10_000;
 
 impl Database {
-    /// Plans `n` work items. Islands in `frozen` get none; islands in `boosted` get twice the
-    /// share of the others. Targets are dealt round-robin over the weighted island list,
-    /// continuing where the previous batch stopped; each item's operator and parents are drawn
-    /// as `sample` draws them (`draw_work`) with the island fixed.
-    ///
-    /// ```
-    /// use evodb_core::{AddRequest, Config, Database, Metrics};
-    /// let mut db = Database::new(Config::default(), 5).unwrap();
-    /// db.add(AddRequest::seed("/f.py", "v0", Metrics::new([("s", 0.5)]).unwrap()), 1.0).unwrap();
-    /// let plan = db.plan(4, &[2], &[]).unwrap();
-    /// assert_eq!(plan.items.iter().map(|i| i.island).collect::<Vec<_>>(), [0, 1, 0, 1]);
-    /// assert!(plan.items[0].name.starts_with("gen-0/island-0/"));
-    /// ```
-    pub fn plan(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan> {
-        if n == 0 || n > MAX_PLAN_ITEMS {
-            return Err(Error::input("n", format!("is {n}; plan between 1 and {MAX_PLAN_ITEMS} items")));
-        }
-        for (field, islands) in [("frozen", frozen), ("boosted", boosted)] {
-            if let Some(bad) = islands.iter().find(|&&i| i >= self.config.num_islands) {
-                return Err(Error::input(
-                    field,
-                    format!("names island {bad}; this database has islands 0..{}", self.config.num_islands - 1),
-                ));
-            }
-        }
+    /// `plan` itself, once the answers held from earlier batches are applied (`Database::plan`).
+    pub(crate) fn plan_batch(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan> {
+        self.check_plan(n, frozen, boosted)?;
         let mut targets = Vec::new();
         for island in (0..self.config.num_islands).filter(|i| !frozen.contains(i)) {
             let share = if boosted.contains(&island) { 2 } else { 1 };
             targets.extend(std::iter::repeat_n(island, share));
-        }
-        if targets.is_empty() {
-            return Err(Error::input("frozen", "freezes every island; leave at least one island to plan for"));
         }
         let generation = self.rounds;
         let start = self.plan_cursor as usize;
@@ -68,6 +43,7 @@ impl Database {
             name: item.name.clone(),
             island: item.island,
             operator: item.operator,
+            held: None,
         }));
         let excess = self.pending.len().saturating_sub(MAX_PENDING);
         self.pending.drain(..excess);
@@ -78,6 +54,25 @@ impl Database {
             items: items.iter().map(|item| item.name.clone()).collect(),
         });
         Ok(Plan { generation, items })
+    }
+
+    /// `plan`'s argument checks, run before anything changes.
+    pub(crate) fn check_plan(&self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<()> {
+        if n == 0 || n > MAX_PLAN_ITEMS {
+            return Err(Error::input("n", format!("is {n}; plan between 1 and {MAX_PLAN_ITEMS} items")));
+        }
+        for (field, islands) in [("frozen", frozen), ("boosted", boosted)] {
+            if let Some(bad) = islands.iter().find(|&&i| i >= self.config.num_islands) {
+                return Err(Error::input(
+                    field,
+                    format!("names island {bad}; this database has islands 0..{}", self.config.num_islands - 1),
+                ));
+            }
+        }
+        if (0..self.config.num_islands).all(|island| frozen.contains(&island)) {
+            return Err(Error::input("frozen", "freezes every island; leave at least one island to plan for"));
+        }
+        Ok(())
     }
 
     /// The pending item an add names, with its position; an error when it is not pending.

@@ -30,11 +30,32 @@ pub enum Event {
         cell: Option<Vec<u32>>,
         request: AddRequest,
         now: f64,
+        /// Applied because the answers before it in its plan batch were in (it was `held`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        released: bool,
     },
     /// A candidate whose evaluation failed: recorded with its reason, fitness null, on no island.
-    Status { seq: u64, id: String, status: Status, reason: String, request: AddRequest, now: f64 },
+    Status {
+        seq: u64,
+        id: String,
+        status: Status,
+        reason: String,
+        request: AddRequest,
+        now: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        released: bool,
+    },
     /// Dedupe answered a repeated candidate with the earlier one (`id`).
-    Cached { id: String, request: AddRequest, now: f64 },
+    Cached {
+        id: String,
+        request: AddRequest,
+        now: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        released: bool,
+    },
+    /// The answer to plan item `item` arrived before an earlier item of its batch was answered:
+    /// it is kept and applied in plan order (as `added`/`status`/`cached` with `released`).
+    Held { item: String, id: String, request: AddRequest, now: f64 },
     /// A sample was drawn (it moves the PRNG, so replay repeats it).
     Sampled {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -64,9 +85,10 @@ impl Event {
         matches!(
             self,
             Event::Created { .. }
-                | Event::Added { .. }
-                | Event::Status { .. }
-                | Event::Cached { .. }
+                | Event::Added { released: false, .. }
+                | Event::Status { released: false, .. }
+                | Event::Cached { released: false, .. }
+                | Event::Held { .. }
                 | Event::Sampled { .. }
                 | Event::Planned { .. }
         )
@@ -117,4 +139,9 @@ impl Database {
             events.push(event);
         }
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -15,7 +15,7 @@ pub use candidates::code_hash;
 pub(crate) use candidates::{CachedResult, CandidateLog};
 pub use events::Event;
 pub(crate) use island::Island;
-pub(crate) use pending::PendingItem;
+pub(crate) use pending::{HeldAnswer, PendingItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 

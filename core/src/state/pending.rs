@@ -1,14 +1,34 @@
-//! Plan items handed out by `plan` and not yet answered by an `add`.
+//! Plan items handed out by `plan` and not yet applied, with the answers held until the items
+//! before them in their batch are answered (`database/batches.rs`).
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Operator;
+use crate::api::{AddRequest, Operator};
 
-/// A planned item still waiting for its candidate.
+/// A planned item still waiting for its candidate, or holding its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PendingItem {
     pub name: String,
     pub island: u32,
     pub operator: Operator,
+    /// The answer, when it arrived before an earlier item of its batch was answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<HeldAnswer>,
+}
+
+/// An `add` waiting for its turn: the request and the time it was given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct HeldAnswer {
+    pub request: AddRequest,
+    pub now: f64,
+}
+
+impl PendingItem {
+    /// The plan batch (`gen-{N}` of the name) the item belongs to; `None` for a name `plan`
+    /// did not make, which then waits for nothing.
+    pub fn batch(&self) -> Option<u64> {
+        self.name.strip_prefix("gen-")?.split('/').next()?.parse().ok()
+    }
 }

@@ -11,6 +11,11 @@ use crate::counters;
 use crate::error::{Error, Result};
 use crate::state::{CachedResult, Database, Event, Program, code_hash};
 
+mod batches;
+
+/// A planned add's item: its index in `pending`, island and operator.
+type Planned = Option<(usize, u32, Operator)>;
+
 impl Database {
     /// Adds a scored candidate, following the seed's `addProgram` step by step:
     /// `iterationFound` = `lastIteration`; generation = parent's + 1 (0 for an unknown parent,
@@ -48,13 +53,46 @@ impl Database {
             }
             None => None,
         };
+        if let Some((index, _, _)) = planned
+            && let Some(answer) = self.answer_held_again(index, &request)
+        {
+            return answer;
+        }
+        if let Some(id) = &request.id
+            && self.is_held_id(id)
+        {
+            return Err(Error::DuplicateId(id.clone()));
+        }
+        let Some((index, _, _)) = planned else {
+            return self.apply_answer(request, now, None, false);
+        };
+        if self.waits_for_earlier_items(index) {
+            return self.hold(request, now, index);
+        }
+        let batch = self.pending[index].batch();
+        let mut outcome = self.apply_answer(request, now, planned, false)?;
+        let released = self.release_held(batch);
+        if !released.is_empty() {
+            let best = self.best.map(|slot| &self.population.get(slot).program);
+            outcome.best_program_id = best.map(|p| p.id.to_string());
+            outcome.best_metrics = best.map(|p| p.metrics.clone());
+            outcome.last_iteration = self.last_iteration;
+            let names: Vec<String> = released.iter().map(|name| format!("`{name}`")).collect();
+            outcome.warnings.push(format!("also applied the answers held for {}", names.join(", ")));
+        }
+        Ok(outcome)
+    }
+
+    /// The answer applied: recorded as an error, answered from the dedupe cache, or placed.
+    /// `released`: it was held (the checks that can fail ran when it arrived).
+    fn apply_answer(&mut self, request: AddRequest, now: f64, planned: Planned, released: bool) -> Result<AddOutcome> {
         if request.status == Status::Error {
-            return Ok(self.record_error(request, now, planned));
+            return Ok(self.record_error(request, now, planned, released));
         }
         let fitness = fitness_of(&self.config, &request.metrics)?;
         let hash = self.config.dedupe.then(|| code_hash(&request.target_code));
         if let Some(cached) = hash.as_ref().and_then(|h| self.candidates.cache.get(h)).cloned() {
-            return Ok(self.answer_from_cache(cached, request, now, planned));
+            return Ok(self.answer_from_cache(cached, request, now, planned, released));
         }
         let parent = self.population.slot_of(&request.parent_id);
         let island = match planned {
@@ -90,10 +128,7 @@ impl Database {
             self.pending.remove(index);
         }
         let event_request = self.events.is_some().then(|| request.clone());
-        let id = match request.id {
-            Some(id) => Arc::from(id),
-            None => self.rng.uuid(),
-        };
+        let id = self.answer_id(&request);
         let seq = self.next_seq();
         let status = request.status;
         let program = Program {
@@ -127,6 +162,7 @@ impl Database {
                 cell: cell.clone(),
                 request,
                 now,
+                released,
             });
         }
         let slot = self.insert_on_island(program, fitness, island);
@@ -164,12 +200,12 @@ impl Database {
 
     /// `record_error`: a candidate whose evaluation failed is counted and remembered with its
     /// reason (the `status` event carries it to the history) but joins no island.
-    fn record_error(&mut self, request: AddRequest, now: f64, planned: Option<(usize, u32, Operator)>) -> AddOutcome {
+    fn record_error(&mut self, request: AddRequest, now: f64, planned: Planned, released: bool) -> AddOutcome {
         if let Some((index, _, _)) = planned {
             self.pending.remove(index);
         }
         let event_request = self.events.is_some().then(|| request.clone());
-        let id = request.id.map_or_else(|| self.rng.uuid(), Arc::from);
+        let id = self.answer_id(&request);
         let seq = self.next_seq();
         self.count_evaluation(false);
         self.candidates.remember(Status::Error, None);
@@ -182,6 +218,7 @@ impl Database {
                 reason,
                 request: event_request,
                 now,
+                released,
             });
         }
         self.outcome_without_program(id, request.metrics, Status::Error, false)
@@ -195,14 +232,15 @@ impl Database {
         cached: CachedResult,
         request: AddRequest,
         now: f64,
-        planned: Option<(usize, u32, Operator)>,
+        planned: Planned,
+        released: bool,
     ) -> AddOutcome {
         if let Some((index, _, _)) = planned {
             self.pending.remove(index);
         }
         self.count_evaluation(false);
         if self.recording() {
-            self.emit(Event::Cached { id: cached.id.to_string(), request, now });
+            self.emit(Event::Cached { id: cached.id.to_string(), request, now, released });
         }
         self.outcome_without_program(cached.id, cached.metrics, Status::Accepted, true)
     }
@@ -223,7 +261,7 @@ impl Database {
         outcome
     }
 
-    fn outcome_without_program(
+    pub(super) fn outcome_without_program(
         &self,
         id: Arc<str>,
         metrics: crate::Metrics,

@@ -44,15 +44,32 @@ fn a_planned_batch_lands_on_its_islands_whatever_order_the_workers_finish_in() {
     assert!(!islands.contains(&3), "island 3 is frozen: {islands:?}");
     assert_eq!(islands.iter().filter(|&&i| i == 1).count(), 3, "island 1 is boosted: {islands:?}");
 
-    // Workers report back in reverse order; each candidate joins its item's island.
+    // Workers report back in reverse order: each answer before item 0's is held (saved, not yet
+    // applied); item 0's applies them all, in plan order, each on its item's island.
+    let mut ids = Vec::new();
     for (i, item) in items.iter().enumerate().rev() {
         let mut args = add_args(std::path::Path::new(&db), "0", 100 + i, 0.2 + i as f64 / 100.0);
         args.extend(["--planItem".into(), item["name"].as_str().unwrap().into()]);
-        let out = evodb(&args).json();
-        let stored: Value = serde_json::from_str(&evodb(&["export", &db]).stdout).unwrap();
-        assert_eq!(stored["programs"][out["id"].as_str().unwrap()]["island"], item["island"], "{}", item["name"]);
+        let run = evodb(&args);
+        let out = run.json();
         assert_eq!(out["cell"][0], item["island"], "the island dimension follows the plan");
+        let stored: Value = serde_json::from_str(&evodb(&["export", &db]).stdout).unwrap();
+        let id = out["id"].as_str().unwrap().to_string();
+        if i > 0 {
+            assert!(run.stderr.contains("warning: held:"), "{}", run.stderr);
+            assert!(stored["programs"].get(&id).is_none(), "held, not applied yet");
+        } else {
+            assert!(run.stderr.contains("also applied the answers held for"), "{}", run.stderr);
+        }
+        ids.push((id, item["island"].clone()));
     }
+    let stored: Value = serde_json::from_str(&evodb(&["export", &db]).stdout).unwrap();
+    for (id, island) in &ids {
+        assert_eq!(stored["programs"][id]["island"], *island, "{id}");
+    }
+    let iterations: Vec<u64> =
+        ids.iter().rev().map(|(id, _)| stored["programs"][id]["iterationFound"].as_u64().unwrap()).collect();
+    assert!(iterations.windows(2).all(|w| w[0] < w[1]), "iteration numbers follow the plan: {iterations:?}");
     let again = evodb(&{
         let mut args = add_args(std::path::Path::new(&db), "0", 200, 0.5);
         args.extend(["--planItem".into(), items[0]["name"].as_str().unwrap().into()]);

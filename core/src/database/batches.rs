@@ -89,10 +89,11 @@ impl Database {
     /// its application would make run now, so applying it later cannot fail.
     pub(super) fn hold(&mut self, request: AddRequest, now: f64, index: usize) -> Result<AddOutcome> {
         let island = self.pending[index].island;
+        let mut cell = None;
         if request.status != Status::Error {
             fitness_of(&self.config, &request.metrics)?;
             if !self.config.features.is_empty() {
-                cell_of(&self.config.features, &request.metrics, &request.target_code, island)?;
+                cell = Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?);
             }
         }
         let id = self.answer_id(&request);
@@ -103,6 +104,7 @@ impl Database {
         let (metrics, status) = (request.metrics.clone(), request.status);
         self.pending[index].held = Some(HeldAnswer { request, now });
         let mut outcome = self.outcome_without_program(id, metrics, status, false);
+        outcome.cell = cell;
         outcome.warnings.push(self.held_warning(index));
         Ok(outcome)
     }

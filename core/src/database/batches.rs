@@ -18,6 +18,8 @@ use crate::error::{Error, Result};
 use crate::rng::DetRng;
 use crate::state::{Database, Event, HeldAnswer};
 
+use super::Planned;
+
 impl Database {
     /// Plans `n` work items. Islands in `frozen` get none; islands in `boosted` get twice the
     /// share of the others. Targets are dealt round-robin over the weighted island list,
@@ -123,8 +125,25 @@ impl Database {
         )
     }
 
+    /// Applies the answer to a planned item whose turn it is, then the answers held after it;
+    /// the outcome describes the database after all of them.
+    pub(super) fn apply_in_turn(&mut self, request: AddRequest, now: f64, planned: Planned) -> Result<AddOutcome> {
+        let batch = planned.and_then(|(index, _, _)| self.pending[index].batch());
+        let mut outcome = self.apply_answer(request, now, planned, false)?;
+        let released = self.release_held(batch);
+        if !released.is_empty() {
+            let best = self.best.map(|slot| &self.population.get(slot).program);
+            outcome.best_program_id = best.map(|p| p.id.to_string());
+            outcome.best_metrics = best.map(|p| p.metrics.clone());
+            outcome.last_iteration = self.last_iteration;
+            let names: Vec<String> = released.iter().map(|name| format!("`{name}`")).collect();
+            outcome.warnings.push(format!("also applied the answers held for {}", names.join(", ")));
+        }
+        Ok(outcome)
+    }
+
     /// Applies the held answers at the front of `batch`, in plan order; their items' names.
-    pub(super) fn release_held(&mut self, batch: Option<u64>) -> Vec<String> {
+    fn release_held(&mut self, batch: Option<u64>) -> Vec<String> {
         let mut released = Vec::new();
         let Some(batch) = batch else { return released };
         while let Some(index) = self.pending.iter().position(|item| item.batch() == Some(batch))

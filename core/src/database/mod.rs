@@ -22,7 +22,8 @@ impl Database {
     /// with a warning); join the placed island; update the best; count the island generation;
     /// advance `lastIteration` and `currentIsland`; migrate when due; prune every island.
     ///
-    /// Beyond the seed: a `planItem` fixes the island and operator; status `error` records the
+    /// Beyond the seed: a `planItem` fixes the island and operator, and answers to one plan
+    /// batch apply in plan order (an early one is held: `batches.rs`); status `error` records the
     /// candidate without placing it (`record_error`); with dedupe, a repeat of recorded code is
     /// answered from the cache (`answer_from_cache`). Every check runs before anything changes.
     pub fn add(&mut self, request: AddRequest, now: f64) -> Result<AddOutcome> {
@@ -69,23 +70,18 @@ impl Database {
         if self.waits_for_earlier_items(index) {
             return self.hold(request, now, index);
         }
-        let batch = self.pending[index].batch();
-        let mut outcome = self.apply_answer(request, now, planned, false)?;
-        let released = self.release_held(batch);
-        if !released.is_empty() {
-            let best = self.best.map(|slot| &self.population.get(slot).program);
-            outcome.best_program_id = best.map(|p| p.id.to_string());
-            outcome.best_metrics = best.map(|p| p.metrics.clone());
-            outcome.last_iteration = self.last_iteration;
-            let names: Vec<String> = released.iter().map(|name| format!("`{name}`")).collect();
-            outcome.warnings.push(format!("also applied the answers held for {}", names.join(", ")));
-        }
-        Ok(outcome)
+        self.apply_in_turn(request, now, planned)
     }
 
     /// The answer applied: recorded as an error, answered from the dedupe cache, or placed.
     /// `released`: it was held (the checks that can fail ran when it arrived).
-    fn apply_answer(&mut self, request: AddRequest, now: f64, planned: Planned, released: bool) -> Result<AddOutcome> {
+    pub(super) fn apply_answer(
+        &mut self,
+        request: AddRequest,
+        now: f64,
+        planned: Planned,
+        released: bool,
+    ) -> Result<AddOutcome> {
         if request.status == Status::Error {
             return Ok(self.record_error(request, now, planned, released));
         }

@@ -73,8 +73,31 @@ pub const OPERATOR: Flag = Flag::text("operator", "OPERATOR", "The operator that
 pub const PLAN_ITEM: Flag =
     Flag::text("planItem", "NAME", "The `plan` item this candidate answers; it lands on that item's island");
 
-const ADD_FLAGS: [Flag; 13] =
-    concat_flags(&[&CANDIDATE_FLAGS, &[PARENT_ID, ID, ISLAND, STATUS, REASON, OPERATOR, PLAN_ITEM]]);
+/// Git mode (native evodb only): the candidate is a commit in the current directory's repository.
+pub const GIT_FLAGS: [Flag; 4] = [
+    Flag::text(
+        "branch",
+        "BRANCH",
+        "Git mode: the branch holding the candidate's commit (e.g. evo/run-1/gen-0/island-1/exploration-1); kept \
+         with the program",
+    ),
+    Flag::text("commit", "REV", "Git mode: the candidate's commit (default: the branch's); kept with the program"),
+    Flag::of(
+        "target",
+        Value::Path,
+        "FILE",
+        "Git mode: the evolved file; its code is read from the commit (unless given) and the commit's diff against \
+         the parent's commit is policy-checked",
+    ),
+    Flag::text(
+        "protected",
+        "GLOBS",
+        "Git mode: comma-separated globs a candidate must not touch (default: benchmark*.py,eval*.py,*.sh)",
+    ),
+];
+
+const ADD_FLAGS: [Flag; 17] =
+    concat_flags(&[&CANDIDATE_FLAGS, &[PARENT_ID, ID, ISLAND, STATUS, REASON, OPERATOR, PLAN_ITEM], &GIT_FLAGS]);
 
 // --- the other commands' flags --------------------------------------------------------------------
 

@@ -190,6 +190,8 @@ fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Met
         reason: None,
         operator: None,
         plan_item: None,
+        branch: None,
+        commit: None,
     }
 }
 

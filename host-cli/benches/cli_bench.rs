@@ -124,6 +124,8 @@ fn phases(db: &Path) {
         reason: None,
         operator: None,
         plan_item: None,
+        branch: None,
+        commit: None,
     };
     let (_, add) = timed(&|store, b, db| {
         b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();

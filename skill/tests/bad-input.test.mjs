@@ -56,6 +56,7 @@ const BASIC_CASES = [
   { name: "missing dbPath", args: ["info"], code: 2, stderr: /<dbPath>/ },
   { name: "a PostgreSQL store", args: ["info", "--store", "postgres://u:pw@h/d", "--run", "r"], code: 2, stderr: /native evodb/, skipNative: true },
   { name: "a PostgreSQL URL", args: ["info", "postgres://u@h/d"], code: 2, stderr: /native evodb/, skipNative: true },
+  { name: "git mode", args: [...addWith(), "--branch", "evo/x", "--target", "f.py"], code: 2, stderr: /git mode \(--branch, --target\) needs the native evodb/, skipNative: true },
   { name: "flag without a value", args: [...addWith().slice(0, -2), "--changes"], code: 2, stderr: /--changes/ },
   { name: "negative island", args: [...addWith(), "--island", "-1"], code: 2, stderr: /'-1'/ },
   { name: "unknown export format", args: ["export", "{db}", "--format", "yaml"], code: 2, stderr: /invalid value 'yaml'.*\[?possible values: json, mermaid, tree, markdown/s },

@@ -392,6 +392,26 @@ pub(crate) fn all() -> Vec<Vector> {
             vec![op("info")],
         ),
         vector(
+            "git-branch-and-commit-kept",
+            "git mode's branch and commit are kept with the program and in every save; a bad commit hash is refused, \
+             naming the field",
+            json!({}),
+            vec![
+                add(req("p0", "0", 0.5), T0),
+                add(
+                    with(
+                        with(req("c1", "p0", 0.7), "branch", json!("evo/r/gen-0/island-1/exploration-1")),
+                        "commit",
+                        json!("0123abcd"),
+                    ),
+                    T0 + 1.0,
+                ),
+                add(with(req("c2", "p0", 0.6), "commit", json!("not-a-hash")), T0 + 2.0),
+                add(with(req("c3", "p0", 0.6), "branch", json!(" ")), T0 + 3.0),
+                op("snapshot"),
+            ],
+        ),
+        vector(
             "plan-answers-in-any-order",
             "answers without ids arriving in the order 3, 1, 0, 2 are held, then applied in plan order with ids made \
              from their items: the same database as answered in plan order",

@@ -114,7 +114,7 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item
+                    plan_item, branch, commit
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell

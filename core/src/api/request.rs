@@ -27,7 +27,8 @@ pub const MAX_TEXT_BYTES: usize = 1 << 20;
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddRequest {
-    /// Omit to get a deterministic UUID-shaped id from the database's PRNG. An add that names a
+    /// Omit to get a deterministic UUID-shaped id: from the plan item's name for a planned add,
+    /// else from the database's PRNG. An add that names a
     /// live program's id with that program's fields is a retry: it is answered again and adds
     /// nothing; with other fields the id is a duplicate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,6 +55,12 @@ pub struct AddRequest {
     /// The `plan` item this candidate answers: it lands on that item's island and operator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan_item: Option<String>,
+    /// The git branch holding the candidate (git mode), kept with the program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The candidate's git commit (git mode), kept with the program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 fn root_parent() -> String {
@@ -83,6 +90,8 @@ impl AddRequest {
             reason: None,
             operator: None,
             plan_item: None,
+            branch: None,
+            commit: None,
         }
     }
 
@@ -108,6 +117,16 @@ impl AddRequest {
         }
         if self.target_code.trim().is_empty() {
             return Err(Error::input("targetCode", "is empty; pass the candidate's source code"));
+        }
+        if let Some(branch) = &self.branch
+            && (branch.trim().is_empty() || branch.len() > 255)
+        {
+            return Err(Error::input("branch", "is empty or over 255 bytes; pass the candidate's branch name"));
+        }
+        if let Some(commit) = &self.commit
+            && !(4..=64).contains(&commit.len()) | !commit.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return Err(Error::input("commit", format!("is `{commit}`, not a git commit hash (4 to 64 hex digits)")));
         }
         if self.status == Status::Error && self.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
             return Err(Error::input("reason", "is required for status `error`; say why the evaluation failed"));

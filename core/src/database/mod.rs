@@ -144,6 +144,8 @@ impl Database {
             reason: request.reason,
             operator,
             cell: cell.clone(),
+            branch: request.branch.map(Arc::from),
+            commit: request.commit.map(Arc::from),
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();

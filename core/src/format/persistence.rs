@@ -8,6 +8,8 @@
 //! the file's contents (`reseed_from_seed_keys`). The seed's five config keys are authoritative
 //! over the copy inside `evodb.config`.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
@@ -70,6 +72,8 @@ pub(crate) struct StoredProgram {
     pub(crate) reason: Option<String>,
     pub(crate) operator: Option<Operator>,
     pub(crate) cell: Option<Vec<u32>>,
+    pub(crate) branch: Option<String>,
+    pub(crate) commit: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -210,6 +214,8 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             reason: p.reason,
             operator: p.operator,
             cell,
+            branch: p.branch.map(Arc::from),
+            commit: p.commit.map(Arc::from),
         };
         db.population.insert(program, fitness);
     }

@@ -43,6 +43,11 @@ pub struct Program {
     /// The MAP-Elites cell (a bucket per feature dimension), when dimensions are configured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell: Option<Vec<u32>>,
+    /// Git mode: the branch and the commit holding the candidate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<Arc<str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<Arc<str>>,
 }
 
 impl Program {
@@ -57,7 +62,8 @@ impl Program {
 
     /// Whether `request` asks to add this very program again, as a retry does when the first
     /// attempt's answer was lost: the same code, path, parent, metrics, changes, status and
-    /// reason, and the same operator when the request names one. Time, island and plan item are
+    /// reason, git branch and commit, and the same operator when the request names one. Time,
+    /// island and plan item are
     /// left out: a retry comes later, and the first attempt already decided where it went.
     pub(crate) fn is_repeated_by(&self, request: &AddRequest) -> bool {
         *self.target_code == *request.target_code
@@ -67,6 +73,8 @@ impl Program {
             && *self.changes == *request.changes
             && self.status == request.status
             && self.reason == request.reason
+            && self.branch.as_deref() == request.branch.as_deref()
+            && self.commit.as_deref() == request.commit.as_deref()
             && request.operator.is_none_or(|operator| self.operator == Some(operator))
     }
 }

@@ -39,7 +39,7 @@ pub fn commit_only(repo: &Path, file: &Path, message: &str) -> Result<String, St
 
 /// `git -C <repo> <args>`, its stdout; the error names the command and quotes stderr. Variables
 /// that would point git elsewhere (a hook's `GIT_DIR`) are dropped.
-pub(super) fn git<S: AsRef<OsStr>>(repo: &Path, args: &[S]) -> Result<String, String> {
+pub fn git<S: AsRef<OsStr>>(repo: &Path, args: &[S]) -> Result<String, String> {
     let mut command = Command::new("git");
     command.arg("--no-optional-locks").arg("-C").arg(repo).args(args);
     for var in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"] {

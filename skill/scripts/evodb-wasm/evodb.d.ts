@@ -19,7 +19,8 @@ export type Metrics = Record<string, number>;
  */
 export interface AddRequest {
     /**
-     * Omit to get a deterministic UUID-shaped id from the database's PRNG. An add that names a
+     * Omit to get a deterministic UUID-shaped id: from the plan item's name for a planned add,
+     * else from the database's PRNG. An add that names a
      * live program's id with that program's fields is a retry: it is answered again and adds
      * nothing; with other fields the id is a duplicate.
      */
@@ -47,6 +48,14 @@ export interface AddRequest {
      * The `plan` item this candidate answers: it lands on that item's island and operator.
      */
     planItem?: string;
+    /**
+     * The git branch holding the candidate (git mode), kept with the program.
+     */
+    branch?: string;
+    /**
+     * The candidate's git commit (git mode), kept with the program.
+     */
+    commit?: string;
 }
 
 /**

@@ -159,6 +159,12 @@ export function parseArgs(argv) {
       "PostgreSQL runs (--store, --run, postgres:// URLs) need the native evodb: `evodb " + name + " --store URL --run NAME`; this Node drop-in keeps a database in a directory",
     );
   }
+  const git = ["branch", "commit", "target", "protected"].filter((key) => key in flags && name === "add");
+  if (git.length) {
+    throw usage(
+      `git mode (${git.map((key) => `--${key}`).join(", ")}) needs the native evodb, which reads the commit: \`evodb add … --branch B --target FILE\`; with this Node drop-in, pass the code with --targetCode or --targetCodeFile`,
+    );
+  }
   checkPositionals(command, positionals);
   for (const flag of known.values()) {
     if (flag.required && !(flag.name in flags)) throw usage(`the following required arguments were not provided: --${flag.name}`);

@@ -9,6 +9,7 @@ use clap::ArgMatches;
 use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
 
 use crate::apply::ApplyArgs;
+use crate::git_mode::GitArgs;
 use crate::location::{StoreArgs, with_store_as_db_path};
 use crate::skill::{InstallArgs, SkillAction, SkillArgs};
 use crate::trial::TrialArgs;
@@ -33,7 +34,7 @@ pub enum Command {
     Create(DbArg),
     Info(DbArg),
     Seed(SeedArgs),
-    Add(AddArgs),
+    Add(Box<AddArgs>),
     Sample(DbArg),
     Best(DbArg),
     Init(Box<InitArgs>),
@@ -98,6 +99,7 @@ pub struct AddArgs {
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
+    pub git: GitArgs,
 }
 
 /// `init`: the PRNG seed and every option of the database config. Values are passed to the
@@ -183,7 +185,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
         "create" => Command::Create(db()),
         "info" => Command::Info(db()),
         "seed" => Command::Seed(SeedArgs { db: db(), candidate: candidate(m) }),
-        "add" => Command::Add(AddArgs {
+        "add" => Command::Add(Box::new(AddArgs {
             db: db(),
             candidate: candidate(m),
             parent_id: optional(m, "parentId"),
@@ -193,7 +195,13 @@ fn from_matches(m: &ArgMatches) -> Cli {
             reason: optional(m, "reason"),
             operator: optional(m, "operator"),
             plan_item: optional(m, "planItem"),
-        }),
+            git: GitArgs {
+                branch: optional(m, "branch"),
+                commit: optional(m, "commit"),
+                target: optional(m, "target"),
+                protected: optional(m, "protected"),
+            },
+        })),
         "sample" => Command::Sample(db()),
         "best" => Command::Best(db()),
         "init" => Command::Init(Box::new(init(m))),

@@ -50,7 +50,7 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             Ok(output::json(&core::<_, Info>(info)).into())
         }
         Command::Seed(args) => seed(runtime, args),
-        Command::Add(args) => add(runtime, args),
+        Command::Add(args) => add(runtime, *args),
         Command::Sample(DbArg { db }) => {
             let mut session = runtime.open(&db, Access::Write)?;
             let warnings = session.new_database_warning();
@@ -121,7 +121,11 @@ fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Print
 }
 
 fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
-    let AddArgs { db, candidate: c, parent_id, id, island, status, reason, operator, plan_item } = args;
+    let AddArgs { db, candidate: mut c, parent_id, id, island, status, reason, operator, plan_item, git } = args;
+    let git = crate::git_mode::resolve(git)?;
+    if let Some(git) = &git {
+        git.fill_code(&mut c.code_path, &mut c.target_code, c.target_code_file.is_some());
+    }
     // Every flag the seed requires, checked in the seed's order.
     let required = [
         ("codePath", c.code_path.is_some()),
@@ -150,9 +154,14 @@ fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
             fields.insert(key.into(), value);
         }
     }
+    let policy = match &git {
+        Some(git) => git.apply(runtime, &db, &mut fields)?,
+        None => None,
+    };
     let request = add_request(fields)?;
     // The seed prints no warnings in its JSON; the CLI prints them on stderr.
     let (mut warnings, mut outcome) = add_to(runtime, &db.db, &request)?;
+    warnings.extend(policy);
     warnings.append(&mut outcome.warnings);
     Ok(Printed { stdout: output::json(&outcome), warnings })
 }

@@ -8,6 +8,7 @@ mod config_flags;
 mod copy;
 mod demo;
 mod failure;
+mod git_mode;
 mod location;
 mod parser;
 mod session;

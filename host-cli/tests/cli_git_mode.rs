@@ -1,0 +1,165 @@
+//! `evodb add` in git mode: each candidate is a commit on its own branch. Branch and commit are
+//! kept with the program, the code comes from the commit, and a diff against the parent
+//! program's commit that touches a protected file or a file other than the target makes the
+//! candidate an error with the policy's reason (never the best, never a parent).
+
+mod cli;
+
+use std::path::Path;
+
+use cli::git_repo::Repo;
+use cli::{Run, command};
+use serde_json::Value;
+
+const SEED: &str = "def f(x):\n    return x\n";
+
+/// A repository with `src/f.py`, `benchmark.py` and `README`, its initial commit seeded into a
+/// database in a sibling directory. Returns the repository, the scratch dir and the seed's id.
+fn setup() -> (Repo, tempfile::TempDir, String) {
+    let repo = Repo::with(&[("src/f.py", SEED), ("benchmark.py", "print(0.5)\n"), ("README", "project\n")]);
+    let scratch = tempfile::tempdir().unwrap();
+    let seed = add(&repo, &scratch.path().join("db"), &["--commit", "HEAD", "--target", "src/f.py", "--parentId", "0"]);
+    assert_eq!(seed.code, 0, "{seed:?}");
+    (repo, scratch, seed.json()["id"].as_str().unwrap().to_string())
+}
+
+fn add(repo: &Repo, db: &Path, args: &[&str]) -> Run {
+    let mut cmd = command();
+    cmd.current_dir(repo.root()).arg("add").arg(db).args(["--changes", "c"]).args(args);
+    if !args.contains(&"--metrics") {
+        cmd.args(["--metrics", r#"{"score": 0.5}"#]);
+    }
+    Run::from(cmd.output().expect("evodb runs"))
+}
+
+/// A branch from `from` with `files` changed, one commit per entry.
+fn branch(repo: &Repo, name: &str, from: &str, commits: &[&[(&str, &str)]]) -> String {
+    repo.git(&["checkout", "--quiet", "-b", name, from]);
+    for files in commits {
+        for (path, contents) in *files {
+            repo.write(path, contents);
+        }
+        repo.git(&["commit", "--quiet", "-am", name]);
+    }
+    let commit = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    repo.git(&["checkout", "--quiet", "-"]);
+    commit
+}
+
+fn program(db: &Path, id: &str) -> Value {
+    let run = Run::from(command().arg("export").arg(db).output().unwrap());
+    run.json()["programs"][id].clone()
+}
+
+#[test]
+fn a_candidate_branch_is_read_and_recorded() {
+    let (repo, scratch, seed) = setup();
+    let db = scratch.path().join("db");
+    let seed_commit = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    assert_eq!(program(&db, &seed)["commit"], seed_commit.as_str());
+    assert_eq!(program(&db, &seed)["targetCode"], SEED);
+
+    let code = "def f(x):\n    return x + 1\n";
+    let commit = branch(&repo, "evo/r/gen-0/island-0/exploitation-0", "HEAD", &[&[("src/f.py", code)]]);
+    let run = add(
+        &repo,
+        &db,
+        &["--branch", "evo/r/gen-0/island-0/exploitation-0", "--target", "src/f.py", "--parentId", &seed],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stderr.contains("policy"), "{}", run.stderr);
+    let id = run.json()["id"].as_str().unwrap().to_string();
+    let stored = program(&db, &id);
+    assert_eq!(stored["branch"], "evo/r/gen-0/island-0/exploitation-0");
+    assert_eq!(stored["commit"], commit.as_str());
+    assert_eq!(stored["targetCode"], code, "the code is the commit's");
+    assert_eq!(stored["codePath"], "evo/r/gen-0/island-0/exploitation-0:src/f.py");
+    assert_eq!(stored.get("status"), None, "accepted");
+
+    // The fields survive every later save, and a retry with them is answered again.
+    assert_eq!(add(&repo, &db, &["--targetCode", "x = 1", "--codePath", "/x.py", "--parentId", &id]).code, 0);
+    assert_eq!(program(&db, &id)["commit"], commit.as_str());
+    let retry = add(
+        &repo,
+        &db,
+        &["--id", &id, "--branch", "evo/r/gen-0/island-0/exploitation-0", "--target", "src/f.py", "--parentId", &seed],
+    );
+    assert_eq!(retry.code, 0, "{retry:?}");
+    assert!(retry.stderr.contains("already in the database"), "{}", retry.stderr);
+    assert_eq!(Run::from(command().arg("validate").arg(&db).output().unwrap()).code, 0);
+}
+
+#[test]
+fn a_diff_outside_the_target_or_on_a_protected_file_is_an_error_with_the_reason() {
+    let (repo, scratch, seed) = setup();
+    let db = scratch.path().join("db");
+    let better = "def f(x):\n    return x + 2\n";
+    branch(&repo, "evo/cheat", "HEAD", &[&[("src/f.py", better), ("benchmark.py", "print(1.0)\n")]]);
+    let run = add(
+        &repo,
+        &db,
+        &["--branch", "evo/cheat", "--target", "src/f.py", "--parentId", &seed, "--metrics", r#"{"score": 0.99}"#],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.json();
+    assert_eq!(out["status"], "error");
+    assert_ne!(out["bestProgramId"], out["id"], "a policy violation never becomes the best");
+    assert!(run.stderr.contains("policy: Protected file modified: 'benchmark.py'"), "{}", run.stderr);
+    assert!(program(&db, out["id"].as_str().unwrap()).is_null(), "an error joins no island");
+
+    // Two commits: the second touches only the target, the first another file. The diff is
+    // taken against the parent program's commit, so the first still counts.
+    branch(&repo, "evo/sneaky", "HEAD", &[&[("README", "edited\n")], &[("src/f.py", better)]]);
+    let run = add(
+        &repo,
+        &db,
+        &["--branch", "evo/sneaky", "--target", "src/f.py", "--parentId", &seed, "--protected", "none"],
+    );
+    assert_eq!(run.json()["status"], "error");
+    assert!(run.stderr.contains("File outside the target modified: 'README'"), "{}", run.stderr);
+
+    // The same code as the parent: nothing changed.
+    branch(&repo, "evo/same", "HEAD", &[]);
+    let run = add(&repo, &db, &["--branch", "evo/same", "--target", "src/f.py", "--parentId", &seed]);
+    assert!(run.stderr.contains("No files changed"), "{}", run.stderr);
+}
+
+#[test]
+fn bad_git_flags_name_the_problem_and_change_nothing() {
+    let (repo, scratch, seed) = setup();
+    let db = scratch.path().join("db");
+    let before = std::fs::read(db.join("database.json")).unwrap();
+
+    let missing = add(&repo, &db, &["--branch", "evo/none", "--target", "src/f.py", "--parentId", &seed]);
+    assert_eq!(missing.code, 3, "{missing:?}");
+    assert!(missing.stderr.contains("`evo/none` names no commit"), "{}", missing.stderr);
+
+    let no_file = add(&repo, &db, &["--commit", "HEAD", "--target", "src/g.py", "--parentId", &seed]);
+    assert_eq!(no_file.code, 3, "{no_file:?}");
+
+    let alone =
+        add(&repo, &db, &["--target", "src/f.py", "--parentId", &seed, "--codePath", "/f", "--targetCode", "x"]);
+    assert_eq!(alone.code, 2, "{alone:?}");
+    assert!(alone.stderr.contains("pass --branch or --commit"), "{}", alone.stderr);
+
+    branch(&repo, "evo/a", "HEAD", &[&[("src/f.py", "a = 1\n")]]);
+    let mismatch =
+        add(&repo, &db, &["--branch", "evo/a", "--commit", "HEAD", "--target", "src/f.py", "--parentId", &seed]);
+    assert_eq!(mismatch.code, 1, "{mismatch:?}");
+    assert!(mismatch.stderr.contains("is not the commit of --branch evo/a"), "{}", mismatch.stderr);
+
+    let outside = tempfile::tempdir().unwrap();
+    let mut cmd = command();
+    cmd.current_dir(outside.path()).arg("add").arg(&db).args([
+        "--commit",
+        "HEAD",
+        "--parentId",
+        "0",
+        "--metrics",
+        "{}",
+    ]);
+    let run = Run::from(cmd.output().unwrap());
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("is in none"), "{}", run.stderr);
+    assert_eq!(std::fs::read(db.join("database.json")).unwrap(), before);
+}

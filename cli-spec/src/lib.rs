@@ -14,7 +14,7 @@ pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, Possibl
 use database_commands::{
     ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, PLAN, SAMPLE, SEED, SHOULD_STOP, STATS, VALIDATE,
 };
-use other_commands::{APPLY, COPY, DEMO, SKILL, TRIAL, VIEW};
+use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, SKILL, TRIAL, VIEW};
 
 /// The sandbox's limits; every command takes them (the Node drop-in keeps them as far as Node can).
 const GLOBAL_FLAGS: &[Flag] = &[
@@ -122,6 +122,7 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         SKILL,
         TRIAL,
         APPLY,
+        GIT_TIDY,
     ],
     exit_codes: EXIT_CODES,
 };

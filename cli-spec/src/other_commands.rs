@@ -240,3 +240,26 @@ Exit codes:
   3  not found: no database, no such program id, an empty database, a missing --target
   4  a command exceeded --timeoutSec
   5  IO: the worktree or the commit cannot be made (git's message says why)";
+
+pub const GIT_TIDY: Command = Command::new(
+    "git-tidy",
+    "Git mode, after a round: tag the best program's commit best-gen-N and delete the branches of programs gone",
+)
+.long_about(GIT_TIDY_LONG_ABOUT)
+.positionals(&[DB_PATH])
+.flags(&[
+    Flag::text("prefix", "PREFIX", "The run's branch prefix, e.g. evo/run-1/: only branches under it are deleted")
+        .required(),
+    Flag::switch("dryRun", "Say what would be tagged and deleted; change nothing"),
+]);
+
+const GIT_TIDY_LONG_ABOUT: &str = "\
+Git mode, after a round: tag the best program's commit best-gen-N and delete the branches of
+programs gone.
+
+In the repository of the current directory:
+  1. the best program's commit (when it has one) is tagged `best-gen-N`, N being the last plan
+     batch (`generation` in `evodb plan`'s answer); an existing tag is left alone;
+  2. every branch under --prefix is deleted unless a live program records it, or it is
+     <prefix><name> of a plan item still waiting for its answer (a worker may be on it).
+Prints {\"tagged\": {\"tag\", \"commit\", \"id\"} | null, \"deleted\": [branches], \"kept\": [branches]}.";

@@ -163,3 +163,69 @@ fn bad_git_flags_name_the_problem_and_change_nothing() {
     assert!(run.stderr.contains("is in none"), "{}", run.stderr);
     assert_eq!(std::fs::read(db.join("database.json")).unwrap(), before);
 }
+
+fn tidy(repo: &Repo, db: &Path, args: &[&str]) -> Run {
+    let mut cmd = command();
+    cmd.current_dir(repo.root()).arg("git-tidy").arg(db).args(["--prefix", "evo/r/"]).args(args);
+    Run::from(cmd.output().expect("evodb runs"))
+}
+
+fn branches(repo: &Repo) -> Vec<String> {
+    repo.git(&["for-each-ref", "--format=%(refname:short)", "refs/heads/"]).lines().map(String::from).collect()
+}
+
+#[test]
+fn git_tidy_tags_the_best_and_deletes_only_the_branches_of_programs_gone() {
+    let (repo, scratch, _) = setup();
+    let db = scratch.path().join("db");
+    let mut cmd = command();
+    let plan = Run::from(cmd.arg("plan").arg(&db).arg("3").output().unwrap()).json();
+    let item = |k: usize| plan["items"][k]["name"].as_str().unwrap().to_string();
+    let parent = plan["items"][0]["parentIds"][0].as_str().unwrap().to_string();
+    let good =
+        branch(&repo, &format!("evo/r/{}", item(0)), "HEAD", &[&[("src/f.py", "def f(x):\n    return 2 * x\n")]]);
+    branch(&repo, &format!("evo/r/{}", item(1)), "HEAD", &[&[("benchmark.py", "print(1)\n")]]);
+    branch(&repo, &format!("evo/r/{}", item(2)), "HEAD", &[&[("src/f.py", "pending = 1\n")]]);
+    branch(&repo, "evo/r/gen-9/stale", "HEAD", &[&[("src/f.py", "old = 1\n")]]);
+    branch(&repo, "feature/mine", "HEAD", &[&[("README", "mine\n")]]);
+    for (k, score) in [(0, "0.9"), (1, "0.95")] {
+        let metrics = format!("{{\"score\": {score}}}");
+        let b = format!("evo/r/{}", item(k));
+        let run = add(
+            &repo,
+            &db,
+            &[
+                "--branch",
+                &b,
+                "--target",
+                "src/f.py",
+                "--planItem",
+                &item(k),
+                "--parentId",
+                &parent,
+                "--metrics",
+                &metrics,
+            ],
+        );
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+    let before = branches(&repo);
+
+    let dry = tidy(&repo, &db, &["--dryRun"]).json();
+    assert_eq!(dry["deleted"], serde_json::json!([format!("evo/r/{}", item(1)), "evo/r/gen-9/stale"]));
+    assert_eq!(branches(&repo), before, "a dry run changes nothing");
+    assert!(repo.git(&["tag"]).trim().is_empty());
+
+    let out = tidy(&repo, &db, &[]).json();
+    assert_eq!(out["tagged"]["tag"], "best-gen-0");
+    assert_eq!(out["tagged"]["commit"], good.as_str(), "the policy error is not the best: {out}");
+    assert_eq!(repo.git(&["rev-parse", "best-gen-0^{commit}"]).trim(), good);
+    assert_eq!(out["kept"], serde_json::json!([format!("evo/r/{}", item(0)), format!("evo/r/{}", item(2))]));
+    let left = branches(&repo);
+    assert!(left.contains(&"feature/mine".to_string()), "branches outside the prefix stay: {left:?}");
+    assert!(!left.iter().any(|b| b.ends_with("stale")), "{left:?}");
+
+    let again = tidy(&repo, &db, &[]).json();
+    assert_eq!(again["tagged"], Value::Null, "the tag exists already");
+    assert_eq!(again["deleted"], serde_json::json!([]));
+}

@@ -9,7 +9,7 @@ use clap::ArgMatches;
 use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
 
 use crate::apply::ApplyArgs;
-use crate::git_mode::GitArgs;
+use crate::git_mode::{GitArgs, GitTidyArgs};
 use crate::location::{StoreArgs, with_store_as_db_path};
 use crate::skill::{InstallArgs, SkillAction, SkillArgs};
 use crate::trial::TrialArgs;
@@ -50,6 +50,7 @@ pub enum Command {
     Skill(SkillArgs),
     Trial(TrialArgs),
     Apply(ApplyArgs),
+    GitTidy(GitTidyArgs),
     Copy(CopyArgs),
 }
 
@@ -240,6 +241,9 @@ fn from_matches(m: &ArgMatches) -> Cli {
             worktree: m.get_flag("worktree"),
             in_place: m.get_flag("inPlace"),
         }),
+        "git-tidy" => {
+            Command::GitTidy(GitTidyArgs { db: db(), prefix: required(m, "prefix"), dry_run: m.get_flag("dryRun") })
+        }
         "apply" => Command::Apply(ApplyArgs {
             db: db(),
             id: optional(m, "id"),

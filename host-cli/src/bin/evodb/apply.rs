@@ -12,7 +12,7 @@ use evodb_host::views::{self as output, core};
 use serde_json::{Value, json};
 
 use crate::args::DbArg;
-use crate::commands::Printed;
+use crate::commands::{Printed, database_json};
 use crate::failure::Failure;
 use crate::session::{Runtime, ok};
 use crate::trial::{failure_of, timeout_of};
@@ -110,9 +110,8 @@ pub fn run(runtime: &Runtime, args: ApplyArgs) -> Result<Printed, Failure> {
 
 /// The best program, or the live program with `id`.
 fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Failure> {
-    let session = || runtime.open(&db.db, Access::Read);
     let Some(id) = id else {
-        let best = session()?.read(|m, st, db| ok(m.call_best(st, db)))?;
+        let best = runtime.open(&db.db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
         let best = core::<_, Option<BestProgram>>(best)
             .ok_or_else(|| Failure::NotFound("the database holds no program yet; nothing to apply".into()))?;
         return Ok(Chosen {
@@ -122,10 +121,7 @@ fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Fai
             changes: best.changes.to_string(),
         });
     };
-    let format = output::wit(evodb_core::ExportFormat::Json);
-    let text = session()?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
-    let database: Value =
-        serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))?;
+    let database = database_json(runtime, &db.db)?;
     let program = database["programs"].get(id).ok_or_else(|| {
         Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
     })?;

@@ -105,6 +105,14 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
     }
 }
 
+/// The database at `db` as `database.json`'s JSON value (read-only): for the host-side commands
+/// that look at programs' fields (`apply`, git mode).
+pub fn database_json(runtime: &Runtime, db: &Path) -> Result<Value, Failure> {
+    let format = output::wit(evodb_core::ExportFormat::Json);
+    let text = runtime.open(db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
+    serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))
+}
+
 /// Seconds since the epoch with millisecond precision, as the seed's `Date.now() / 1000`.
 pub fn now() -> f64 {
     let millis = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());

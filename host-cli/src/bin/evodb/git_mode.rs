@@ -9,15 +9,14 @@
 use std::path::PathBuf;
 
 use evodb_core::policy_check;
-use evodb_host::Access;
 use evodb_host::trial::git::{git, repository_of};
 use evodb_host::views as output;
 use serde_json::{Map, Value, json};
 
 use crate::args::DbArg;
-use crate::commands::Printed;
+use crate::commands::{Printed, database_json};
 use crate::failure::Failure;
-use crate::session::{Runtime, ok};
+use crate::session::Runtime;
 
 /// `add`'s git-mode flags.
 #[derive(Debug, Default)]
@@ -169,10 +168,7 @@ fn parent_commit(runtime: &Runtime, db: &DbArg, parent: &str) -> Result<Option<S
     if parent.is_empty() {
         return Ok(None);
     }
-    let format = output::wit(evodb_core::ExportFormat::Json);
-    let text = runtime.open(&db.db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
-    let database: Value =
-        serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))?;
+    let database = database_json(runtime, &db.db)?;
     Ok(database["programs"][parent]["commit"].as_str().map(String::from))
 }
 
@@ -193,10 +189,7 @@ pub fn tidy(runtime: &Runtime, args: GitTidyArgs) -> Result<Printed, Failure> {
     if args.prefix.trim_end_matches('/').is_empty() {
         return Err(Failure::Usage("--prefix is empty; pass the run's branch prefix, e.g. evo/run-1/".into()));
     }
-    let format = output::wit(evodb_core::ExportFormat::Json);
-    let text = runtime.open(&args.db.db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
-    let database: Value =
-        serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))?;
+    let database = database_json(runtime, &args.db.db)?;
     let programs = database["programs"].as_object().cloned().unwrap_or_default();
 
     // 1. best-gen-N on the best's commit.

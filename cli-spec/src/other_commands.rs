@@ -86,7 +86,12 @@ pub const TRIAL: Command =
             "The benchmark, run with `sh -c` when the tests pass; prints a score in [0, 1] on stdout",
         )
         .hyphen_values(HyphenValues::Any),
-        Flag::text("scoreKey", "KEY", "The key of the score when the benchmark prints a JSON object").default("score"),
+        Flag::text(
+            "scoreKey",
+            "KEY",
+            "The key of the score when the benchmark prints a JSON object (`score` also reads `result`, then `value`)",
+        )
+        .default("score"),
         Flag::of(
             "timeoutSec",
             Value::F64,
@@ -150,9 +155,10 @@ target is resolved: the file it points to is swapped, and the backup sits beside
 
 Either way, each command runs with `sh -c`, stdin closed, in its own process group, which is
 killed after --timeoutSec. --test's non-zero exit or timeout fails the trial; when the tests
-pass, --bench runs; its score is its stdout as JSON (the --scoreKey key, or a bare number; the
-whole stdout, else its last line), else the last number it prints; it must be finite and in
-[0, 1].
+pass, --bench runs; its score is its stdout as JSON (the --scoreKey key, with the default
+`score` also `result` or `value` as the AlphaEvolve skill's benchmarks print it, or a bare
+number; the whole stdout, else its last line), else the last number it prints; it must be finite
+and in [0, 1].
 
 --judge names a file holding the LLM judge's answer, `{\"efficiency-score\": n}` with n from 1 to
 10 (prose or a code fence around the object is fine): its score is n / 10. It is checked

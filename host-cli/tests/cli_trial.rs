@@ -177,7 +177,7 @@ fn benchmark_without_a_valid_score_is_an_error_with_the_report() {
         ("echo 'took 12 ms'", "the benchmark score 12"),
         ("echo hello world", "no JSON score and no number"),
         ("true", "printed nothing"),
-        ("echo '{\"time\": 3}'", "no \"score\" key (it has \"time\"); pass --scoreKey"),
+        ("echo '{\"time\": 3}'", "no \"score\", \"result\" or \"value\" key (it has \"time\"); pass --scoreKey"),
         ("echo '{\"score\": \"high\"}'", "is a string"),
         ("echo 'score: NaN'", "not finite"),
         ("echo 0.9; echo oops >&2; exit 2", "exited with code 2"),

@@ -8,6 +8,11 @@ use serde_json::Value;
 /// The judge's key (the AlphaEvolve skill's `references/evaluator.md`).
 pub const JUDGE_KEY: &str = "efficiency-score";
 
+/// The default `--scoreKey`; an object without it is also read under the AlphaEvolve skill's
+/// other keys for the same number, in this order.
+pub const DEFAULT_SCORE_KEY: &str = "score";
+const SCORE_KEY_ALTERNATIVES: [&str; 2] = ["result", "value"];
+
 /// Why an output holds no usable score; the message names the problem and the fix.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{0}")]
@@ -31,12 +36,21 @@ pub fn benchmark_score(stdout: &str, key: &str) -> Result<f64, ScoreError> {
     for candidate in [text, last_line] {
         match serde_json::from_str::<Value>(candidate) {
             Ok(Value::Object(object)) => {
-                let value = object.get(key).ok_or_else(|| {
+                let alternatives: &[&str] = if key == DEFAULT_SCORE_KEY { &SCORE_KEY_ALTERNATIVES } else { &[] };
+                let found = std::iter::once(key)
+                    .chain(alternatives.iter().copied())
+                    .find_map(|k| object.get(k).map(|v| (k, v)));
+                let (key, value) = found.ok_or_else(|| {
                     let keys: Vec<String> = object.keys().take(10).map(|k| format!("\"{k}\"")).collect();
                     let has = if keys.is_empty() { "no keys".to_string() } else { keys.join(", ") };
+                    let tried = if alternatives.is_empty() {
+                        format!("no \"{key}\" key")
+                    } else {
+                        format!("no \"{key}\", \"result\" or \"value\" key")
+                    };
                     error(format!(
-                        "the benchmark's JSON has no \"{key}\" key (it has {has}); pass --scoreKey <key> to name the \
-                         score, or print {{\"{key}\": <score in [0, 1]>}}"
+                        "the benchmark's JSON has {tried} (it has {has}); pass --scoreKey <key> to name the score, or \
+                         print {{\"{key}\": <score in [0, 1]>}}"
                     ))
                 })?;
                 let number = value.as_f64().ok_or_else(|| {
@@ -233,13 +247,20 @@ mod tests {
         assert_eq!(bench("warming up...\nrun 3 of 3\n{\"score\": 0.5}\n"), Ok(0.5), "JSON on the last line");
         assert_eq!(bench("{\n  \"score\": 1\n}"), Ok(1.0), "pretty-printed");
         assert_eq!(bench("0.25\n"), Ok(0.25), "a bare JSON number");
+        assert_eq!(bench(r#"{"result": 0.6, "ms": 3}"#), Ok(0.6), "the AlphaEvolve skill's `result`");
+        assert_eq!(bench(r#"{"value": 0.4}"#), Ok(0.4), "and its `value`");
+        assert_eq!(bench(r#"{"value": 0.4, "result": 0.6, "score": 0.2}"#), Ok(0.2), "score first, then result");
+        let named = benchmark_score(r#"{"result": 0.6}"#, "speed").unwrap_err().0;
+        assert!(named.contains("no \"speed\" key (it has"), "a named key has no fallback: {named}");
     }
 
     #[test]
     fn benchmark_json_errors_name_the_problem() {
         let missing = bench(r#"{"speed": 0.7}"#).unwrap_err();
         assert!(
-            missing.contains("no \"score\" key") && missing.contains("\"speed\"") && missing.contains("--scoreKey")
+            missing.contains("no \"score\", \"result\" or \"value\" key")
+                && missing.contains("\"speed\"")
+                && missing.contains("--scoreKey")
         );
         assert!(bench(r#"{"score": "0.7"}"#).unwrap_err().contains("is a string"));
         assert!(bench(r#"{"score": null}"#).unwrap_err().contains("is null"));

@@ -63,6 +63,24 @@ pub const SKILL: Command =
             "Replace the skill's files in a directory that is not empty (other files are left alone)",
         )])]);
 
+/// `trial`'s and `apply`'s: the limit of each command they run.
+const TIMEOUT_SEC: Flag = Flag::of(
+    "timeoutSec",
+    Value::F64,
+    "SECONDS",
+    "Time limit of each command, in seconds; the command's process group is killed after it",
+)
+.default("300")
+.hyphen_values(HyphenValues::NegativeNumbers);
+
+/// `trial`'s and `apply`'s: what prepares the directory the tests run in.
+const SETUP: Flag = Flag::text(
+    "setup",
+    "SHELL CMD",
+    r#"Run first, with the candidate in place, e.g. --setup "npm ci"; a failure is the setup's, not the candidate's"#,
+)
+.hyphen_values(HyphenValues::Any);
+
 pub const TRIAL: Command =
     Command::new("trial", TRIAL_ABOUT).long_about(TRIAL_LONG_ABOUT).after_help(TRIAL_EXIT_CODES).flags(&[
         Flag::of(
@@ -92,14 +110,7 @@ pub const TRIAL: Command =
             "The key of the score when the benchmark prints a JSON object (`score` also reads `result`, then `value`)",
         )
         .default("score"),
-        Flag::of(
-            "timeoutSec",
-            Value::F64,
-            "SECONDS",
-            "Time limit of each command, in seconds; the command's process group is killed after it",
-        )
-        .default("300")
-        .hyphen_values(HyphenValues::NegativeNumbers),
+        TIMEOUT_SEC,
         Flag::of("judge", Value::Path, "FILE", r#"A file holding the LLM judge's answer, {"efficiency-score": 1-10}"#),
         Flag::of(
             "cwd",
@@ -108,18 +119,16 @@ pub const TRIAL: Command =
             "The directory the commands run in (default: the current directory); paths given to --target, --candidate \
          and --judge are relative to the current directory, not this one",
         ),
-        Flag::text(
-            "setup",
-            "SHELL CMD",
-            r#"Run first, with the candidate in place, e.g. --setup "npm ci"; a failure is the setup's, not the candidate's"#,
-        )
-        .hyphen_values(HyphenValues::Any),
+        SETUP,
         Flag::switch(
             "worktree",
             "Run in a fresh git worktree of the target's repository (the default inside one); never touch its files",
         )
         .conflicts_with(&["inPlace"]),
-        Flag::switch("inPlace", "Swap the candidate into the target file itself (restored afterwards); trials take turns"),
+        Flag::switch(
+            "inPlace",
+            "Swap the candidate into the target file itself (restored afterwards); trials take turns",
+        ),
     ]);
 const TRIAL_ABOUT: &str =
     "Run the tests, then the benchmark, with a candidate in the target's place: in a git worktree, or swapped in place";
@@ -211,11 +220,8 @@ pub const APPLY: Command = Command::new(
     Flag::text("test", "SHELL CMD", r#"The tests that must pass with the program in place, e.g. --test "npm test""#)
         .required()
         .hyphen_values(HyphenValues::Any),
-    Flag::text("setup", "SHELL CMD", "Run in the worktree before the tests, e.g. --setup \"npm ci\"")
-        .hyphen_values(HyphenValues::Any),
-    Flag::of("timeoutSec", Value::F64, "SECONDS", "Time limit of each command, in seconds")
-        .default("300")
-        .hyphen_values(HyphenValues::NegativeNumbers),
+    SETUP,
+    TIMEOUT_SEC,
     Flag::text(
         "message",
         "TEXT",

@@ -45,10 +45,15 @@ impl Database {
 
     /// The id an answer gets: its own, else its plan item's (`uuid_for_item`), else a draw.
     pub(super) fn answer_id(&mut self, request: &AddRequest) -> Arc<str> {
+        self.id_without_draw(request).unwrap_or_else(|| self.rng.uuid())
+    }
+
+    /// The id of an answer that names one or a plan item; `None` when it needs a draw.
+    fn id_without_draw(&self, request: &AddRequest) -> Option<Arc<str>> {
         match (&request.id, &request.plan_item) {
-            (Some(id), _) => Arc::from(id.as_str()),
-            (None, Some(item)) => DetRng::uuid_for_item(self.seed, item),
-            (None, None) => self.rng.uuid(),
+            (Some(id), _) => Some(Arc::from(id.as_str())),
+            (None, Some(item)) => Some(DetRng::uuid_for_item(self.seed, item)),
+            (None, None) => None,
         }
     }
 
@@ -78,10 +83,7 @@ impl Database {
                 ),
             )));
         }
-        let id = match &request.id {
-            Some(id) => Arc::from(id.as_str()),
-            None => DetRng::uuid_for_item(self.seed, &item.name),
-        };
+        let id = self.id_without_draw(request).expect("an answer to a plan item names it");
         let mut outcome = self.outcome_without_program(id, request.metrics.clone(), request.status, false);
         outcome.warnings.push(self.held_warning(index));
         Some(Ok(outcome))

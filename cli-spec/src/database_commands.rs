@@ -172,6 +172,37 @@ pub const PLAN: Command = Command::new(
 .in_node()
 .positionals(&[DB_PATH, PLAN_SIZE])
 .flags(&[FROZEN, BOOSTED]);
+const NOTE_KINDS: &[PossibleValue] = &[
+    PossibleValue { name: "lesson", help: "what worked, or why something did not" },
+    PossibleValue { name: "failure", help: "a candidate that failed, and why" },
+    PossibleValue { name: "idea", help: "something worth trying" },
+];
+pub const NOTE_TARGET: Flag =
+    Flag::text("target", "ID", "The target the note is about (several targets); run-wide when left out");
+const NOTE_FLAGS: &[Flag] = &[
+    Flag::text("kind", "KIND", "What the note records").possible_values(NOTE_KINDS).required(),
+    Flag::text("text", "TEXT", "The note (at most 16 KiB)")
+        .hyphen_values(HyphenValues::Any)
+        .conflicts_with(&["textFile"]),
+    Flag::of("textFile", Value::InputFile, "PATH", "Read the note from this file (- for standard input)"),
+    NOTE_TARGET,
+    Flag::text("programId", "ID", "The program the note is about"),
+];
+pub const NOTE: Command =
+    Command::new("note", "Keep a note (run memory: a lesson, failure or idea) that later samples and plan items carry")
+        .in_node()
+        .positionals(DB_ONLY)
+        .flags(NOTE_FLAGS);
+const NOTES_FLAGS: &[Flag] = &[
+    NOTE_TARGET,
+    Flag::text("kind", "KIND", "Only notes of this kind").possible_values(NOTE_KINDS),
+    Flag::of("limit", Value::U32, "N", "At most N notes"),
+];
+pub const NOTES: Command =
+    Command::new("notes", "List the run's notes, newest first (failures of error adds included)")
+        .in_node()
+        .positionals(DB_ONLY)
+        .flags(NOTES_FLAGS);
 pub const SHOULD_STOP: Command = Command::new(
     "should-stop",
     "Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)",

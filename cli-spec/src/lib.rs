@@ -12,7 +12,8 @@ pub use config_flags::{CONFIG_SCALARS, STOPPING_RULES};
 pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 use database_commands::{
-    ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, PLAN, SAMPLE, SEED, SHOULD_STOP, STATS, VALIDATE,
+    ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, SAMPLE, SEED, SHOULD_STOP, STATS,
+    VALIDATE,
 };
 use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, SKILL, TRIAL, VIEW};
 
@@ -119,6 +120,8 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         COPY,
         PLAN,
         SHOULD_STOP,
+        NOTE,
+        NOTES,
         SKILL,
         TRIAL,
         APPLY,

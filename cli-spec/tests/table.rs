@@ -95,6 +95,8 @@ fn the_node_drop_in_offers_the_seed_clis_commands() {
         "history",
         "plan",
         "should-stop",
+        "note",
+        "notes",
     ];
     assert_eq!(node, expected);
 }

@@ -44,11 +44,12 @@ mod state;
 
 pub use api::{
     AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
-    MAX_TEXT_BYTES, Operator, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, Sample, SampledParent, Stats, Status,
-    StopVerdict,
+    MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem, PolicyVerdict,
+    ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict,
 };
 pub use config::{
-    Config, Direction, FeatureDim, FitnessSpec, InspirationScope, MigrationMode, OperatorWeights, Placement, StopRules,
+    Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,
+    OperatorWeights, Placement, StopRules,
 };
 pub use counters::MAX_COUNTER;
 pub use error::{Error, Result};

@@ -29,6 +29,9 @@ impl Database {
                 Event::Planned { n, frozen, boosted, .. } => {
                     db.plan(*n, frozen, boosted).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
                 }
+                Event::Noted { request } => {
+                    db.note(request.clone()).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
+                }
                 Event::Created { .. } => return Err(mismatch(i, "is a second `created` event".into())),
                 _ => unreachable!("filtered to inputs"),
             }

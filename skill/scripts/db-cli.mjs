@@ -48,7 +48,7 @@ import {
   write,
 } from "./lib/store.mjs";
 
-/** @import { AddOutcome, AddRequest, Database as Db, FitnessSpec } from "./evodb-wasm/evodb.js" */
+/** @import { AddOutcome, AddRequest, Database as Db, FitnessSpec, NoteKind, NoteRequest } from "./evodb-wasm/evodb.js" */
 /**
  * The flags parseArgs returns (a flag's text; a repeatable flag's texts; a switch, true). Untyped
  * until lib/args.mjs, being rewritten, declares them.
@@ -182,6 +182,29 @@ async function addCommand(dir, flags) {
   const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
   const { stdout, warnings } = addOutcome(written.value);
   return { stdout, warnings: [...written.warnings, ...warnings] };
+}
+
+/**
+ * `note`: a lesson, failure or idea kept in the database for later samples and plan items.
+ * @param {string} dir
+ * @param {Flags} flags
+ * @returns {Promise<Printed>}
+ */
+async function noteCommand(dir, flags) {
+  let text = flags.text;
+  if (text === undefined && flags.textFile !== undefined) text = withoutFinalNewline(await readFlagText("--textFile", flags.textFile));
+  if (text === undefined) throw new Failure(EXIT.usage, "missing --text (or --textFile): what should the note say?");
+  /** @type {NoteRequest} */
+  const request = { kind: /** @type {NoteKind} */ (flags.kind), text };
+  if (flags.target !== undefined) request.target = flags.target;
+  if (flags.programId !== undefined) request.programId = flags.programId;
+  const scratch = new Database({}, 0); // a bad note touches nothing
+  try {
+    engine(() => scratch.note(request));
+  } finally {
+    scratch.free();
+  }
+  return written(dir, (db) => ({ value: db.note(request), save: true }), true);
 }
 
 /**
@@ -369,6 +392,13 @@ async function run({ name, positionals, flags }) {
     }
     case "should-stop":
       return JSON.stringify(read(dir, (db) => db.shouldStop()));
+    case "note":
+      return noteCommand(dir, flags);
+    case "notes": {
+      const limit = flags.limit === undefined ? null : nonNegativeInteger("--limit", flags.limit, U32_MAX);
+      const kind = /** @type {NoteKind | null} */ (flags.kind ?? null); // parseArgs checked it
+      return JSON.stringify({ notes: read(dir, (db) => db.notes(flags.target ?? null, kind, limit)) });
+    }
   }
   throw new Failure(EXIT.internal, `command ${name} has no implementation`);
 }

@@ -11,7 +11,9 @@
 //!            {"op": "plan", "n": 4, "frozen": [], "boosted": []}, {"op": "lineage", "id": "…"},
 //!            {"op": "export", "format": "tree" | "mermaid" | "markdown"}, {"op": "events"},
 //!            {"op": "validate", "text": "…"},
-//!            {"op": "policy", "changed": […], "target": "…", "protected": […] | null} ],
+//!            {"op": "policy", "changed": […], "target": "…", "protected": […] | null},
+//!            {"op": "note", "request": {…NoteRequest…}},
+//!            {"op": "notes", "target": "…" | null, "kind": "…" | null, "limit": n | null} ],
 //!   "expected": { "results": [ {"ok": …} | {"error": "code"} ], "database": {…} }
 //!            | { "createError": "code" } }
 //! ```
@@ -21,18 +23,19 @@
 //! and, for `database`, exactly the bytes of `JSON.stringify(expected.database, null, 2)`.
 
 mod engine_specs;
+mod memory_specs;
 pub mod specs;
 pub mod wit_calls;
 
 use std::path::{Path, PathBuf};
 
 use evodb_core::json_text::{to_compact_js, to_pretty_js};
-use evodb_core::{AddRequest, Config, Database, ExportFormat};
+use evodb_core::{AddRequest, Config, Database, ExportFormat, NoteKind, NoteRequest};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 62;
+pub const VECTOR_COUNT: usize = 65;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -88,6 +91,15 @@ pub trait Face {
     /// Every problem `validate` finds in a database text.
     fn validate(&mut self, text: &str) -> Vec<String>;
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value;
+    /// `request` is a `NoteRequest`'s JSON.
+    fn note(&mut self, db: &mut Self::Db, request: &Value) -> Result<Value, String>;
+    /// `kind` is a `NoteKind`'s name.
+    fn notes(&mut self, db: &Self::Db, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value;
+}
+
+/// A vector's note kind name as the core's enum.
+pub fn note_kind(name: &str) -> NoteKind {
+    serde_json::from_value(json!(name)).expect("vectors name lesson, failure or idea")
 }
 
 /// The events face runners start recording on: every database a face creates or loads.
@@ -152,6 +164,13 @@ impl Face for Native {
         let protected: Option<Vec<&str>> = protected.map(|p| p.iter().map(String::as_str).collect());
         json!(evodb_core::policy_check(&changed, target, protected.as_deref()))
     }
+    fn note(&mut self, db: &mut Database, request: &Value) -> Result<Value, String> {
+        let request = NoteRequest::from_json(&request.to_string()).map_err(|e| e.code().to_string())?;
+        db.note(request).map(|note| json!(note)).map_err(|e| e.code().into())
+    }
+    fn notes(&mut self, db: &Database, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value {
+        json!(db.notes(target, kind.map(note_kind), limit))
+    }
 }
 
 /// What replaying a vector produced; `database_text` is the exact `to_json()` output.
@@ -208,6 +227,10 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
             face.plan(db, n, &islands("frozen"), &islands("boosted"))
         }
         "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
+        "note" => face.note(db, &op["request"]),
+        "notes" => {
+            Ok(face.notes(db, op["target"].as_str(), op["kind"].as_str(), op["limit"].as_u64().map(|n| n as u32)))
+        }
         "export" => {
             let format = serde_json::from_value(op["format"].clone()).expect("export ops carry a `format`");
             Ok(json!(face.export(db, format)))

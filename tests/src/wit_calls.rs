@@ -5,7 +5,7 @@
 //! needs no per-type code: it lowers arguments and lifts results generically, by the component's
 //! own types, and compares. `bless` writes the file; a test fails when it is stale.
 
-use evodb_core::{AddRequest, Database, Error, ExportFormat, Metrics};
+use evodb_core::{AddRequest, Database, Error, ExportFormat, Metrics, NoteRequest};
 use serde_json::{Map, Value, json};
 
 use crate::{Face, Native, Vector, replay_on};
@@ -213,6 +213,17 @@ impl Face for Recorder {
         let verdict = evodb_core::policy_check(&paths(changed), target, protected.map(paths).as_deref());
         let args = vec![json!(changed), json!(target), json!(protected)];
         self.answer("policy-check", args, Ok(verdict)).expect("infallible")
+    }
+    fn note(&mut self, db: &mut Database, request: &Value) -> Result<Value, String> {
+        let parsed = NoteRequest::from_json(&request.to_string())
+            .unwrap_or_else(|e| panic!("a vector's note request must parse to be sent over WIT: {e}"));
+        let note = db.note(parsed.clone());
+        self.answer("[method]database.note", vec![parsed.wit_json()], note)
+    }
+    fn notes(&mut self, db: &Database, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value {
+        let notes = db.notes(target, kind.map(crate::note_kind), limit);
+        self.answer("[method]database.notes", vec![json!(target), json!(kind), json!(limit)], Ok(notes))
+            .expect("infallible")
     }
 }
 

@@ -1,6 +1,6 @@
 //! The `Database` class: the core's database with camelCase methods and typed objects in and out.
 
-use evodb_core::AddRequest;
+use evodb_core::{AddRequest, NoteKind, NoteRequest};
 use wasm_bindgen::prelude::*;
 
 use crate::{config_from, error, seed_from, stringify, to_js, to_js_error};
@@ -175,6 +175,39 @@ impl Database {
         let plan =
             self.inner.plan(n, &frozen.unwrap_or_default(), &boosted.unwrap_or_default()).map_err(to_js_error)?;
         to_js(&plan)
+    }
+
+    /// `db.note(request)`: keeps a note (run memory) that later samples and plan items carry.
+    ///
+    /// ```js
+    /// db.note({ kind: "lesson", text: "numpy's sieve beats the pure-Python loop", target: "sieve" });
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Note")]
+    pub fn note(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "NoteRequest")] request: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let request = NoteRequest::from_json(&stringify(&request)?).map_err(to_js_error)?;
+        to_js(&self.inner.note(request).map_err(to_js_error)?)
+    }
+
+    /// `db.notes(target?, kind?, limit?)`: the notes, newest first (a target's and the run-wide ones).
+    ///
+    /// ```js
+    /// const failures = db.notes(null, "failure", 10);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Note[]")]
+    pub fn notes(
+        &self,
+        target: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "NoteKind | null")] kind: Option<String>,
+        limit: Option<u32>,
+    ) -> Result<JsValue, JsValue> {
+        let kind = kind
+            .map(|kind| serde_json::from_value::<NoteKind>(serde_json::Value::String(kind)))
+            .transpose()
+            .map_err(|_| error("invalid-input", "invalid input: `kind` must be \"lesson\", \"failure\" or \"idea\""))?;
+        to_js(&self.inner.notes(target.as_deref(), kind, limit))
     }
 
     /// `db.recordEvents(on)`: start (or stop) recording events; `db.takeEvents()` drains them.

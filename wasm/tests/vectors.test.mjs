@@ -33,6 +33,8 @@ function apply(db, op) {
     case "export": return [db, exports[op.format](db)];
     case "events": return [db, db.takeEvents()];
     case "validate": return [db, Database.validate(op.text)];
+    case "note": return [db, db.note(op.request)];
+    case "notes": return [db, db.notes(op.target ?? null, op.kind ?? null, op.limit ?? null)];
     case "policy": return [db, policyCheck(op.changed, op.target, op.protected ?? undefined)];
     case "reload": {
       const again = Database.fromJson(db.toJson());

@@ -1,6 +1,28 @@
 /* tslint:disable */
 /* eslint-disable */
 /**
+ * A note as `note` asks for it.
+ *
+ * ```
+ * let req: evodb_core::NoteRequest =
+ *     serde_json::from_str(r#"{"kind": "lesson", "text": "numpy beats list comprehensions here"}"#).unwrap();
+ * assert_eq!(req.kind, evodb_core::NoteKind::Lesson);
+ * ```
+ */
+export interface NoteRequest {
+    kind: NoteKind;
+    text: string;
+    /**
+     * The target the note is about; none: the whole run.
+     */
+    target?: string;
+    /**
+     * The program the note is about, if one.
+     */
+    programId?: string;
+}
+
+/**
  * A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
  * mean sums values in that order and its files list them in that order.
  */
@@ -59,11 +81,37 @@ export interface AddRequest {
 }
 
 /**
+ * A stored note.
+ */
+export interface Note {
+    /**
+     * 1, 2, 3, … in the order the notes were taken.
+     */
+    seq: number;
+    kind: NoteKind;
+    text: string;
+    target?: string;
+    programId?: string;
+    /**
+     * `lastIteration` when the note was taken: how far the run had come.
+     */
+    iteration: number;
+}
+
+/**
  * Everything that shapes a database's behaviour. Deserializes from camelCase JSON with every
  * field optional (missing fields take the seed defaults) and unknown fields rejected.
  */
 export interface Config {
+    /**
+     * The number of islands; with named `islands`, their count (leave it out then).
+     */
     numIslands?: number;
+    /**
+     * Named islands (seed 004's families of approaches): each sample and plan item carries its
+     * island's name and description. Empty: islands are numbered only, as in the seed.
+     */
+    islands?: IslandSpec[];
     maxIslandSize?: number;
     migrationInterval?: number;
     migrationRate?: number;
@@ -114,6 +162,10 @@ export interface Config {
      * Budget and stopping rules; all off by default.
      */
     stopping?: StopRules;
+    /**
+     * How much run memory (`notes`) each sample and plan item carries.
+     */
+    notes?: NoteLimits;
 }
 
 /**
@@ -150,7 +202,7 @@ export interface CellStats {
 /**
  * One event. Serialized with an `event` tag: `{"event": "added", …}`.
  */
-export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null } | { event: "noted"; request: NoteRequest } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
 
 /**
  * One feature dimension.
@@ -165,6 +217,14 @@ export type Event = { event: "created"; seed: number; config: Config } | { event
  * ```
  */
 export type FeatureDim = { kind: "metric"; metric: string; min: number; max: number; bins: number } | { kind: "codeLines"; thresholds: number[]; labels?: string[] } | { kind: "island" };
+
+/**
+ * One named island: the family of approaches its programs explore.
+ */
+export interface IslandSpec {
+    name: string;
+    description?: string;
+}
 
 /**
  * One worker's task.
@@ -185,6 +245,16 @@ export interface PlanItem {
     parentIds: string[];
     donorIsland?: number;
     forcedBy?: string;
+    /**
+     * Named islands: the target island's name and description, and the donor island's name.
+     */
+    islandName?: string;
+    islandDescription?: string;
+    donorIslandName?: string;
+    /**
+     * Run memory: the most recent notes, newest first, within `config.notes`.
+     */
+    notes?: Note[];
 }
 
 /**
@@ -195,6 +265,15 @@ export interface PlanItem {
 export interface Landscape {
     terms?: number;
     ruggedness?: number;
+}
+
+/**
+ * The most recent notes a sample or plan item carries: at most `perSample` notes whose texts
+ * add up to at most `maxBytes` (newest first; a note that does not fit is left out).
+ */
+export interface NoteLimits {
+    perSample?: number;
+    maxBytes?: number;
 }
 
 /**
@@ -310,6 +389,11 @@ export interface Stats {
 }
 
 /**
+ * What a note records.
+ */
+export type NoteKind = "lesson" | "failure" | "idea";
+
+/**
  * What became of an evaluated candidate.
  */
 export type Status = "accepted" | "rejected" | "error";
@@ -400,7 +484,8 @@ export interface Info {
 
 /**
  * `sample`: `{parent: {...} | null, inspirations: [...]}`; with operators configured, also
- * `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided).
+ * `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided);
+ * with named islands, `island`, `islandName` and `islandDescription`; with notes, `notes`.
  */
 export interface Sample {
     parent: SampledParent | null;
@@ -410,6 +495,16 @@ export interface Sample {
     secondParent?: SampledParent;
     donorIsland?: number;
     forcedBy?: string;
+    /**
+     * Named islands: the sampled island's name and description, and the donor island's name.
+     */
+    islandName?: string;
+    islandDescription?: string;
+    donorIslandName?: string;
+    /**
+     * Run memory: the most recent notes, newest first, within `config.notes`.
+     */
+    notes?: Note[];
 }
 
 export interface Inspiration {
@@ -420,6 +515,10 @@ export interface Inspiration {
 
 export interface IslandStats {
     island: number;
+    /**
+     * The island's name, when the islands are named.
+     */
+    name?: string;
     size: number;
     bestProgramId: string | null;
     bestFitness: number | null;
@@ -516,6 +615,22 @@ export class Database {
      * ```
      */
     constructor(config?: Config | null, seed?: number | null);
+    /**
+     * `db.note(request)`: keeps a note (run memory) that later samples and plan items carry.
+     *
+     * ```js
+     * db.note({ kind: "lesson", text: "numpy's sieve beats the pure-Python loop", target: "sieve" });
+     * ```
+     */
+    note(request: NoteRequest): Note;
+    /**
+     * `db.notes(target?, kind?, limit?)`: the notes, newest first (a target's and the run-wide ones).
+     *
+     * ```js
+     * const failures = db.notes(null, "failure", 10);
+     * ```
+     */
+    notes(target: string | null | undefined, kind: NoteKind | null, limit?: number | null): Note[];
     /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
@@ -667,6 +782,8 @@ export interface InitOutput {
     readonly database_lineageMermaid: (a: number) => [number, number];
     readonly database_lineageTree: (a: number) => [number, number];
     readonly database_new: (a: any, b: number, c: number) => [number, number, number];
+    readonly database_note: (a: number, b: any) => [number, number, number];
+    readonly database_notes: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_plan: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_populationMarkdown: (a: number) => [number, number];
     readonly database_recordEvents: (a: number, b: number) => void;

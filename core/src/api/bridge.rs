@@ -122,21 +122,27 @@ macro_rules! face_shapes {
                 SampledParent = SampledParent { id, code_path, target_code, metrics, changes },
                 Inspiration = Inspiration { id, metrics, changes },
                 Sample = SampleResult {
-                    parent, inspirations, operator, island, second_parent, donor_island, forced_by
+                    parent, inspirations, operator, island, second_parent, donor_island, forced_by, island_name,
+                    island_description, donor_island_name, notes
                 },
                 BestProgram = BestProgram { id, code_path, target_code, metrics, changes, iteration_found },
                 Info = DatabaseInfo {
                     is_empty, last_iteration, program_count, best_program_id, best_metrics, seed_code_path,
                     seed_target_code
                 },
-                IslandStats = IslandStats { island, size, best_program_id, best_fitness, mean_fitness },
+                IslandStats = IslandStats { island, name, size, best_program_id, best_fitness, mean_fitness },
                 Stats = PopulationStats {
                     program_count, evaluations, best_program_id, best_fitness, mean_fitness, baseline_fitness,
                     improvement, islands, archive, stagnation, rounds, recent_statuses, cells
                 },
                 CellStats = CellStats { filled, total, coverage, qd_score, qd_offset },
                 StopVerdict = StopVerdict { stop, reason, evaluations, rounds, stagnation, best_fitness },
-                PlanItem = PlanItem { name, operator, island, parent_ids, donor_island, forced_by },
+                PlanItem = PlanItem {
+                    name, operator, island, parent_ids, donor_island, forced_by, island_name, island_description,
+                    donor_island_name, notes
+                },
+                NoteRequest = NoteRequest { kind, text, target, program_id },
+                Note = Note { seq, kind, text, target, program_id, iteration },
                 Plan = WorkPlan { generation, items },
                 PolicyVerdict = PolicyVerdict { pass, reason },
                 Lineage = Lineage { id, ancestors, missing_ancestor, descendants },
@@ -145,6 +151,7 @@ macro_rules! face_shapes {
                 Status = Status { Accepted, Rejected, Error },
                 Operator = Operator { Exploitation, Exploration, Crossover, Migration },
                 ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown },
+                NoteKind = NoteKind { Lesson, Failure, Idea },
             }
         }
     };

@@ -8,12 +8,14 @@
 
 mod bridge;
 mod kinds;
+mod notes;
 mod request;
 mod results;
 mod stats;
 
 pub use bridge::{IntoCore, IntoFace};
 pub use kinds::{ExportFormat, Operator, Status};
+pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
 pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
 pub use results::{
     AddOutcome, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict, Sample, SampledParent,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Operator, Status};
+use crate::api::{Note, Operator, Status};
 use crate::metrics::Metrics;
 
 /// `info`: `{isEmpty, lastIteration, programCount, bestProgramId, bestMetrics, seedCodePath, seedTargetCode}`.
@@ -49,7 +49,8 @@ pub struct AddOutcome {
 }
 
 /// `sample`: `{parent: {...} | null, inspirations: [...]}`; with operators configured, also
-/// `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided).
+/// `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided);
+/// with named islands, `island`, `islandName` and `islandDescription`; with notes, `notes`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -66,6 +67,16 @@ pub struct Sample {
     pub donor_island: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced_by: Option<String>,
+    /// Named islands: the sampled island's name and description, and the donor island's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island_description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub donor_island_name: Option<String>,
+    /// Run memory: the most recent notes, newest first, within `config.notes`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,6 +138,16 @@ pub struct PlanItem {
     pub donor_island: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced_by: Option<String>,
+    /// Named islands: the target island's name and description, and the donor island's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island_description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub donor_island_name: Option<String>,
+    /// Run memory: the most recent notes, newest first, within `config.notes`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 /// What `should_stop` answers.

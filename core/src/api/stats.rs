@@ -55,6 +55,9 @@ pub struct CellStats {
 #[serde(rename_all = "camelCase")]
 pub struct IslandStats {
     pub island: u32,
+    /// The island's name, when the islands are named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub size: usize,
     pub best_program_id: Option<String>,
     pub best_fitness: Option<f64>,

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::MAX_TEXT_BYTES;
 use crate::error::{Error, Result, parse_json};
 
 /// Upper bounds that catch absurd configs before they allocate anything.
@@ -19,6 +20,9 @@ use crate::error::{Error, Result, parse_json};
 pub(crate) const MAX_ISLANDS: u32 = 64;
 const MAX_ISLAND_SIZE: u32 = 10_000_000;
 const MAX_CELLS: u64 = 1_000_000;
+const MAX_ISLAND_NAME_BYTES: usize = 100;
+const MAX_ISLAND_DESCRIPTION_BYTES: usize = 4_096;
+const MAX_NOTES_PER_SAMPLE: u32 = 100;
 
 /// Which island a new program joins.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,7 +94,12 @@ pub enum FitnessSpec {
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Config {
+    /// The number of islands; with named `islands`, their count (leave it out then).
     pub num_islands: u32,
+    /// Named islands (seed 004's families of approaches): each sample and plan item carries its
+    /// island's name and description. Empty: islands are numbered only, as in the seed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub islands: Vec<IslandSpec>,
     pub max_island_size: u32,
     pub migration_interval: u64,
     pub migration_rate: f64,
@@ -123,6 +132,41 @@ pub struct Config {
     pub dedupe: bool,
     /// Budget and stopping rules; all off by default.
     pub stopping: StopRules,
+    /// How much run memory (`notes`) each sample and plan item carries.
+    #[serde(skip_serializing_if = "NoteLimits::is_default")]
+    pub notes: NoteLimits,
+}
+
+/// One named island: the family of approaches its programs explore.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IslandSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// The most recent notes a sample or plan item carries: at most `perSample` notes whose texts
+/// add up to at most `maxBytes` (newest first; a note that does not fit is left out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct NoteLimits {
+    pub per_sample: u32,
+    pub max_bytes: u32,
+}
+
+impl Default for NoteLimits {
+    fn default() -> Self {
+        NoteLimits { per_sample: 5, max_bytes: 2_000 }
+    }
+}
+
+impl NoteLimits {
+    fn is_default(&self) -> bool {
+        *self == NoteLimits::default()
+    }
 }
 
 /// The operator weights of the AlphaEvolve strategy (normalised by their sum, so they need not add up to 1).
@@ -165,6 +209,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             num_islands: 3,
+            islands: Vec::new(),
             max_island_size: 40,
             migration_interval: 10,
             migration_rate: 0.1,
@@ -184,6 +229,7 @@ impl Default for Config {
             operators: None,
             dedupe: false,
             stopping: StopRules::default(),
+            notes: NoteLimits::default(),
         }
     }
 }
@@ -197,15 +243,46 @@ impl Config {
     /// assert_eq!(config.max_island_size, 40); // seed default
     /// ```
     pub fn from_json(text: &str) -> Result<Config> {
-        let config: Config = parse_json(text)
+        let mut config: Config = parse_json(text)
             .map_err(|(path, e)| Error::config(path.unwrap_or_else(|| "config".into()), e.to_string()))?;
+        if !config.islands.is_empty() {
+            config.count_named_islands(text)?;
+        }
         config.validate()?;
         Ok(config)
+    }
+
+    /// With named `islands`, their count is `numIslands`; one given as well must agree.
+    fn count_named_islands(&mut self, text: &str) -> Result<()> {
+        #[derive(Deserialize)]
+        struct Given {
+            #[serde(rename = "numIslands")]
+            num_islands: Option<serde::de::IgnoredAny>,
+        }
+        let named = u32::try_from(self.islands.len()).unwrap_or(u32::MAX);
+        let given = serde_json::from_str::<Given>(text).is_ok_and(|g| g.num_islands.is_some());
+        if given && self.num_islands != named {
+            return Err(Error::config(
+                "numIslands",
+                format!(
+                    "is {} but `islands` names {named}; leave numIslands out (the list gives the count)",
+                    self.num_islands
+                ),
+            ));
+        }
+        self.num_islands = named;
+        Ok(())
+    }
+
+    /// Island `island`'s name and description, when the islands are named.
+    pub(crate) fn island_spec(&self, island: u32) -> Option<&IslandSpec> {
+        self.islands.get(island as usize)
     }
 
     /// Checks every value is usable; the error names the first bad field and its valid range.
     pub fn validate(&self) -> Result<()> {
         range_u32("numIslands", self.num_islands, 1, MAX_ISLANDS)?;
+        self.validate_island_names()?;
         range_u32("maxIslandSize", self.max_island_size, 1, MAX_ISLAND_SIZE)?;
         if self.migration_interval == 0 {
             return Err(Error::config("migrationInterval", "must be at least 1 (generations between migrations)"));
@@ -269,10 +346,50 @@ impl Config {
                 return Err(Error::config(field, "is 0; pass at least 1, or leave it out for no limit"));
             }
         }
+        range_u32("notes.perSample", self.notes.per_sample, 0, MAX_NOTES_PER_SAMPLE)?;
+        range_u32("notes.maxBytes", self.notes.max_bytes, 0, MAX_TEXT_BYTES as u32)?;
         if let Some(t) = s.score_threshold
             && !t.is_finite()
         {
             return Err(Error::config("stopping.scoreThreshold", "must be a finite number"));
+        }
+        Ok(())
+    }
+
+    fn validate_island_names(&self) -> Result<()> {
+        if self.islands.is_empty() {
+            return Ok(());
+        }
+        if self.islands.len() != self.num_islands as usize {
+            return Err(Error::config(
+                "islands",
+                format!(
+                    "names {} islands but numIslands is {}; give one entry per island",
+                    self.islands.len(),
+                    self.num_islands
+                ),
+            ));
+        }
+        for (i, island) in self.islands.iter().enumerate() {
+            let name = island.name.trim();
+            if name.is_empty() || name.len() > MAX_ISLAND_NAME_BYTES {
+                return Err(Error::config(
+                    format!("islands[{i}].name"),
+                    format!("must be 1 to {MAX_ISLAND_NAME_BYTES} bytes, e.g. \"vectorise\""),
+                ));
+            }
+            if island.description.len() > MAX_ISLAND_DESCRIPTION_BYTES {
+                return Err(Error::config(
+                    format!("islands[{i}].description"),
+                    format!("is {} bytes; keep it under {MAX_ISLAND_DESCRIPTION_BYTES}", island.description.len()),
+                ));
+            }
+            if let Some(first) = self.islands[..i].iter().position(|other| other.name == island.name) {
+                return Err(Error::config(
+                    format!("islands[{i}].name"),
+                    format!("`{}` is already the name of islands[{first}]; names must differ", island.name),
+                ));
+            }
         }
         Ok(())
     }

@@ -207,6 +207,9 @@ impl Database {
         let seq = self.next_seq();
         self.count_evaluation(false);
         self.candidates.remember(Status::Error, None);
+        if let Some(reason) = &request.reason {
+            self.note_failure(&id, reason);
+        }
         if let Some(event_request) = event_request {
             let reason = request.reason.clone().unwrap_or_default();
             self.emit(Event::Status {

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::api::Operator;
 use crate::api::Status;
+use crate::api::{MAX_NOTE_BYTES, Note};
 use crate::config::Config;
 use crate::config::cell_of;
 use crate::config::fitness_of;
@@ -91,6 +92,9 @@ pub(crate) struct Extension {
     pub(crate) plan_cursor: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pending: Vec<PendingItem>,
+    /// Run memory, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) notes: Vec<Note>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -252,6 +256,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         rounds: 0,
         plan_cursor: 0,
         pending: Vec::new(),
+        notes: Vec::new(),
     });
     // Files without a candidate log (the seed's, format 1) counted every candidate as an iteration.
     db.candidates = ext.candidates.unwrap_or_else(|| CandidateLog {
@@ -262,6 +267,13 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.rounds = ext.rounds;
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
+    if let Some((i, note)) = ext.notes.iter().enumerate().find(|(_, note)| note.text.len() > MAX_NOTE_BYTES) {
+        return Err(Error::corrupt(format!(
+            "`evodb.notes[{i}].text` is {} bytes; a note holds at most {MAX_NOTE_BYTES}",
+            note.text.len()
+        )));
+    }
+    db.notes = ext.notes;
     // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
     db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
     Ok(db)
@@ -333,6 +345,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             rounds: db.rounds,
             plan_cursor: db.plan_cursor,
             pending: db.pending.clone(),
+            notes: db.notes.clone(),
         };
         map.serialize_entry("evodb", &ext)?;
         map.end()

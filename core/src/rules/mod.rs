@@ -4,6 +4,7 @@
 //! candidate, how a batch is planned, when a run should stop, and the file policy a candidate's
 //! changes must pass.
 
+mod memory;
 mod migration;
 mod operators;
 mod planning;

@@ -28,6 +28,7 @@ impl Database {
             let work = self.draw_work(Some(island));
             let id = |slot: u32| self.population.get(slot).program.id.to_string();
             let parent_ids = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
+            let (island_name, island_description) = self.island_names(island);
             items.push(PlanItem {
                 name: format!("gen-{generation}/island-{island}/{}-{i}", work.operator.name()),
                 operator: work.operator,
@@ -35,6 +36,10 @@ impl Database {
                 parent_ids,
                 donor_island: work.donor_island,
                 forced_by: work.forced_by.map(str::to_string),
+                island_name,
+                island_description,
+                donor_island_name: work.donor_island.and_then(|donor| self.island_names(donor).0),
+                notes: self.recent_notes(None),
             });
         }
         self.plan_cursor = ((start + n as usize) % targets.len()) as u64;

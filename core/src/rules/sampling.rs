@@ -15,8 +15,17 @@ impl Database {
     /// With `operators` configured, the four operators of the AlphaEvolve strategy decide instead (see
     /// `draw_work`), and the sample also names the operator, the island, the second parent
     /// (crossover's diverse parent, migration's donor program) and the donor island.
+    ///
+    /// With named islands the sample names its island (and the donor island); with notes it
+    /// carries the most recent ones (`recent_notes`).
     pub fn sample(&mut self) -> Sample {
-        let sample = if self.config.operators.is_some() { self.sample_with_operator() } else { self.sample_seed() };
+        let mut sample = if self.config.operators.is_some() { self.sample_with_operator() } else { self.sample_seed() };
+        if !self.config.islands.is_empty() {
+            let island = *sample.island.get_or_insert(self.current_island);
+            (sample.island_name, sample.island_description) = self.island_names(island);
+            sample.donor_island_name = sample.donor_island.and_then(|donor| self.island_names(donor).0);
+        }
+        sample.notes = self.recent_notes(None);
         if self.recording() {
             self.emit(Event::Sampled {
                 operator: sample.operator,
@@ -50,6 +59,15 @@ impl Database {
             second_parent: work.second_parent.map(|slot| SampledParent::from(program(slot))),
             donor_island: work.donor_island,
             forced_by: work.forced_by.map(str::to_string),
+            ..Sample::default()
+        }
+    }
+
+    /// Island `island`'s name and description, when the islands are named.
+    pub(crate) fn island_names(&self, island: u32) -> (Option<String>, Option<String>) {
+        match self.config.island_spec(island) {
+            Some(spec) => (Some(spec.name.clone()), Some(spec.description.clone()).filter(|d| !d.is_empty())),
+            None => (None, None),
         }
     }
 

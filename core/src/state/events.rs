@@ -1,12 +1,13 @@
 //! Events: what every operation did, for a host to append to `history.ndjson` and for the
 //! playground to replay. Input events (`created`, `added`, `status`, `cached`, `sampled`,
-//! `planned`) carry what the operation was given; the rest (`migrated`, `evicted`, `archive`)
+//! `planned`, `noted`) carry what the operation was given; the rest (`migrated`, `evicted`, `archive`)
 //! are its consequences. `Database::replay` re-runs the inputs and checks every consequence, so
 //! a run's events rebuild its final state exactly.
 
 use serde::{Deserialize, Serialize};
 
 use crate::api::AddRequest;
+use crate::api::NoteRequest;
 use crate::api::Operator;
 use crate::api::Status;
 use crate::config::Config;
@@ -64,6 +65,8 @@ pub enum Event {
         island: Option<u32>,
         parent_id: Option<String>,
     },
+    /// A note was taken (run memory).
+    Noted { request: NoteRequest },
     /// A batch was planned.
     Planned { n: u32, frozen: Vec<u32>, boosted: Vec<u32>, items: Vec<String> },
     /// Ring migration put `id` on island `to` (`copyId` in copy mode).
@@ -91,6 +94,7 @@ impl Event {
                 | Event::Held { .. }
                 | Event::Sampled { .. }
                 | Event::Planned { .. }
+                | Event::Noted { .. }
         )
     }
 }

@@ -19,6 +19,7 @@ pub(crate) use pending::{HeldAnswer, PendingItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 
+use crate::api::Note;
 use crate::config::{Config, cell_key};
 use crate::error::{Error, Result};
 use crate::ranking::is_better;
@@ -57,6 +58,8 @@ pub struct Database {
     pub(crate) rounds: u64,
     pub(crate) plan_cursor: u64,
     pub(crate) pending: Vec<PendingItem>,
+    /// Run memory (`note`), oldest first.
+    pub(crate) notes: Vec<Note>,
     /// Recorded events, while recording is on (`record_events`).
     pub(crate) events: Option<Vec<Event>>,
     /// Made by `new` (not read from a file): a recording started now begins with `created`.
@@ -85,6 +88,7 @@ impl Database {
             rounds: 0,
             plan_cursor: 0,
             pending: Vec::new(),
+            notes: Vec::new(),
             events: None,
             newly_created: true,
         })

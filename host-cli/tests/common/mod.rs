@@ -112,4 +112,14 @@ impl Face for Wasmtime {
         let verdict = self.guest.call_policy_check(&mut self.store, changed, target, protected).expect("no trap");
         shape(verdict)
     }
+    fn note(&mut self, db: &mut ResourceAny, r: &Value) -> Result<Value, String> {
+        let request: evodb_core::NoteRequest = serde_json::from_value(r.clone()).expect("vector notes parse");
+        let out = self.guest.database().call_note(&mut self.store, *db, &views::wit(request)).expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
+    }
+    fn notes(&mut self, db: &ResourceAny, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value {
+        let kind = kind.map(|kind| views::wit(evodb_conformance::note_kind(kind)));
+        let notes = self.guest.database().call_notes(&mut self.store, *db, target, kind, limit).expect("no trap");
+        shape(notes)
+    }
 }

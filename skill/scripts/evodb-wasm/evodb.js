@@ -173,6 +173,52 @@ export class Database {
         return this;
     }
     /**
+     * `db.note(request)`: keeps a note (run memory) that later samples and plan items carry.
+     *
+     * ```js
+     * db.note({ kind: "lesson", text: "numpy's sieve beats the pure-Python loop", target: "sieve" });
+     * ```
+     * @param {NoteRequest} request
+     * @returns {Note}
+     */
+    note(request) {
+        const ret = wasm.database_note(this.__wbg_ptr, request);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * `db.notes(target?, kind?, limit?)`: the notes, newest first (a target's and the run-wide ones).
+     *
+     * ```js
+     * const failures = db.notes(null, "failure", 10);
+     * ```
+     * @param {string | null | undefined} target
+     * @param {NoteKind | null} kind
+     * @param {number | null} [limit]
+     * @returns {Note[]}
+     */
+    notes(target, kind, limit) {
+        const val3 = +(isLikeNone(limit) ? Number.MAX_SAFE_INTEGER : (limit) >>> 0);
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = isLikeNone(target) ? 0 : passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = isLikeNone(kind) ? 0 : passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.database_notes(this.__wbg_ptr, ptr0, len0, ptr1, len1, val3);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
      *

@@ -86,6 +86,17 @@ impl wit::GuestDatabase for Database {
         self.0.borrow_mut().plan(n, &frozen, &boosted).map(out).map_err(error)
     }
 
+    fn note(&self, request: wit::NoteRequest) -> Result<wit::Note, wit::Error> {
+        let request = into(request)?;
+        self.0.borrow_mut().note(request).map(out).map_err(error)
+    }
+
+    fn notes(&self, target: Option<String>, kind: Option<wit::NoteKind>, limit: Option<u32>) -> Vec<wit::Note> {
+        // Infallible: every WIT case has its core twin.
+        let kind = kind.and_then(|kind| into(kind).ok());
+        out(self.0.borrow().notes(target.as_deref(), kind, limit))
+    }
+
     fn record_events(&self, on: bool) {
         self.0.borrow_mut().record_events(on);
     }

@@ -11,6 +11,7 @@ use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
 use crate::apply::ApplyArgs;
 use crate::git_mode::{GitArgs, GitTidyArgs};
 use crate::location::{StoreArgs, with_store_as_db_path};
+use crate::notes::{NoteArgs, NotesArgs};
 use crate::skill::{InstallArgs, SkillAction, SkillArgs};
 use crate::trial::TrialArgs;
 
@@ -47,6 +48,8 @@ pub enum Command {
     View(ViewArgs),
     Plan(PlanArgs),
     ShouldStop(DbArg),
+    Note(NoteArgs),
+    Notes(NotesArgs),
     Skill(SkillArgs),
     Trial(TrialArgs),
     Apply(ApplyArgs),
@@ -226,6 +229,20 @@ fn from_matches(m: &ArgMatches) -> Cli {
             boosted: list(m, "boosted"),
         }),
         "should-stop" => Command::ShouldStop(db()),
+        "note" => Command::Note(NoteArgs {
+            db: db().db,
+            kind: required(m, "kind"),
+            text: optional(m, "text"),
+            text_file: optional(m, "textFile"),
+            target: optional(m, "target"),
+            program_id: optional(m, "programId"),
+        }),
+        "notes" => Command::Notes(NotesArgs {
+            db: db().db,
+            target: optional(m, "target"),
+            kind: optional(m, "kind"),
+            limit: optional(m, "limit"),
+        }),
         "copy" => Command::Copy(CopyArgs { src: required(m, "src"), dst: required(m, "dst") }),
         "skill" => Command::Skill(skill(m)),
         "trial" => Command::Trial(TrialArgs {

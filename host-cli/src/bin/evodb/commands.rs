@@ -96,6 +96,8 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             let verdict = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_should_stop(st, db)))?;
             Ok(output::json(&core::<_, StopVerdict>(verdict)).into())
         }
+        Command::Note(args) => crate::notes::note(runtime, args),
+        Command::Notes(args) => crate::notes::notes(runtime, args),
         Command::Trial(args) => crate::trial::run(args),
         Command::Apply(args) => crate::apply::run(runtime, args),
         Command::GitTidy(args) => crate::git_mode::tidy(runtime, args),
@@ -220,7 +222,7 @@ fn add_to(runtime: &Runtime, db: &Path, request: &wit::AddRequest) -> Result<(Ve
     Ok((warnings, core(outcome)))
 }
 
-fn bad_input(err: evodb_core::Error) -> Failure {
+pub fn bad_input(err: evodb_core::Error) -> Failure {
     Failure::BadInput(err.to_string())
 }
 
@@ -269,7 +271,7 @@ fn read_regular_file(flag: &str, path: &Path) -> Result<Vec<u8>, Failure> {
 }
 
 /// A description read from a file loses the one line ending an editor leaves at its end.
-fn without_final_newline(mut text: String) -> String {
+pub fn without_final_newline(mut text: String) -> String {
     if text.ends_with('\n') {
         text.pop();
         if text.ends_with('\r') {

@@ -10,6 +10,7 @@ mod demo;
 mod failure;
 mod git_mode;
 mod location;
+mod notes;
 mod parser;
 mod session;
 mod skill;

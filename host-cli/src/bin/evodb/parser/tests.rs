@@ -105,7 +105,8 @@ fn base_argv(path: &[&'static str], table: &'static evodb_cli_spec::Command) -> 
     let mut argv: Vec<String> = std::iter::once("evodb").chain(path.iter().copied()).map(String::from).collect();
     argv.extend(table.positionals.iter().filter(|p| p.required).map(|p| sample(p.value, None, &[], 0)));
     for flag in table.flags.iter().filter(|f| f.required) {
-        argv.extend([format!("--{}", flag.name), sample(flag.value, flag.default, &[], 0)]);
+        let possible: Vec<&str> = flag.possible_values.iter().map(|v| v.name).collect();
+        argv.extend([format!("--{}", flag.name), sample(flag.value, flag.default, &possible, 0)]);
     }
     argv
 }

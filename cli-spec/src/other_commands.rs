@@ -3,7 +3,7 @@
 
 use crate::config_flags::RNG_SEED_ALIASES;
 use crate::database_commands::DB_PATH;
-use crate::model::{Command, Flag, HyphenValues, Positional, Value};
+use crate::model::{Command, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 pub const COPY: Command = Command::new(
     "copy",
@@ -62,6 +62,36 @@ pub const SKILL: Command =
             "force",
             "Replace the skill's files in a directory that is not empty (other files are left alone)",
         )])]);
+
+pub const STRATEGY: Command = Command::new(
+    "strategy",
+    "A strategy playbook for the skill (runtime playbook and per-operator prompts): copy it, check it is filled in",
+)
+.subcommands(&[
+    Command::new("init", "Copy a strategy playbook into a directory and list the <CUSTOMIZE: …> markers to fill")
+        .positionals(&[Positional::required(
+            "dir",
+            Value::Path,
+            "Where the playbook goes (created if missing), e.g. evolve-output/strategy",
+        )])
+        .flags(&[
+            Flag::text("strategy", "NAME", "Which playbook")
+                .possible_values(&[PossibleValue {
+                    name: "alphaevolve",
+                    help: "AlphaEvolve: island families, four operators, run memory (seed 004)",
+                }])
+                .default("alphaevolve"),
+            Flag::switch(
+                "force",
+                "Replace the playbook's files in a directory that is not empty (other files are left alone)",
+            ),
+        ]),
+    Command::new(
+        "check",
+        "Fail (exit 1) while a <CUSTOMIZE: …> marker is unfilled or a prompt names an unknown placeholder",
+    )
+    .positionals(&[Positional::required("dir", Value::Path, "The playbook's directory")]),
+]);
 
 /// `trial`'s and `apply`'s: the limit of each command they run.
 const TIMEOUT_SEC: Flag = Flag::of(

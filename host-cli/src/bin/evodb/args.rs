@@ -13,6 +13,7 @@ use crate::git_mode::{GitArgs, GitTidyArgs};
 use crate::location::{StoreArgs, with_store_as_db_path};
 use crate::notes::{NoteArgs, NotesArgs};
 use crate::skill::{InstallArgs, SkillAction, SkillArgs};
+use crate::strategy::StrategyArgs;
 use crate::trial::TrialArgs;
 
 #[derive(Debug)]
@@ -51,6 +52,7 @@ pub enum Command {
     Note(NoteArgs),
     Notes(NotesArgs),
     Skill(SkillArgs),
+    Strategy(StrategyArgs),
     Trial(TrialArgs),
     Apply(ApplyArgs),
     GitTidy(GitTidyArgs),
@@ -245,6 +247,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
         }),
         "copy" => Command::Copy(CopyArgs { src: required(m, "src"), dst: required(m, "dst") }),
         "skill" => Command::Skill(skill(m)),
+        "strategy" => Command::Strategy(strategy(m)),
         "trial" => Command::Trial(TrialArgs {
             target: required(m, "target"),
             candidate: required(m, "candidate"),
@@ -311,6 +314,19 @@ fn skill(m: &ArgMatches) -> SkillArgs {
             action: SkillAction::Install(InstallArgs { dir: required(m, "dir"), force: m.get_flag("force") }),
         },
         other => unreachable!("the table's command `skill {other}` has no arguments here"),
+    }
+}
+
+fn strategy(m: &ArgMatches) -> StrategyArgs {
+    let (name, m) = m.subcommand().expect("the parser requires a strategy command");
+    match name {
+        "init" => StrategyArgs::Init {
+            dir: required(m, "dir"),
+            strategy: required(m, "strategy"),
+            force: m.get_flag("force"),
+        },
+        "check" => StrategyArgs::Check { dir: required(m, "dir") },
+        other => unreachable!("the table's command `strategy {other}` has no arguments here"),
     }
 }
 

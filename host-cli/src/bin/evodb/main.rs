@@ -14,6 +14,7 @@ mod notes;
 mod parser;
 mod session;
 mod skill;
+mod strategy;
 mod trial;
 mod view;
 

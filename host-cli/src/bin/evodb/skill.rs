@@ -34,7 +34,7 @@ pub struct InstallArgs {
 pub fn run(args: SkillArgs) -> Result<Printed, Failure> {
     let SkillAction::Install(InstallArgs { dir, force }) = args.action;
     let files = skill_files();
-    refuse_to_clobber(&dir, force)?;
+    refuse_to_clobber(&dir, force, "the skill")?;
     for (relative, contents) in &files {
         write_file(&dir, relative, contents)?;
     }
@@ -61,18 +61,18 @@ pub fn skill_files() -> Vec<(&'static Path, &'static [u8])> {
 }
 
 /// An existing, non-empty directory needs --force: it may be another skill, or the user's edits.
-fn refuse_to_clobber(dir: &Path, force: bool) -> Result<(), Failure> {
+/// `what` names what is written there (`the skill`, `the playbook`).
+pub fn refuse_to_clobber(dir: &Path, force: bool, what: &str) -> Result<(), Failure> {
     match fs::symlink_metadata(dir) {
         Err(_) => Ok(()),
-        Ok(meta) if !meta.is_dir() => Err(Failure::Io(format!(
-            "`{}` exists and is not a directory; pass a directory for the skill, e.g. .claude/skills/evodb-evolve",
-            dir.display()
-        ))),
+        Ok(meta) if !meta.is_dir() => {
+            Err(Failure::Io(format!("`{}` exists and is not a directory; pass a directory for {what}", dir.display())))
+        }
         Ok(_) if force => Ok(()),
         Ok(_) => match fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
             Ok(true) => Ok(()),
             Ok(false) => Err(Failure::Usage(format!(
-                "`{}` is not empty; pass --force to replace the skill's files there (other files are kept)",
+                "`{}` is not empty; pass --force to replace {what}'s files there (other files are kept)",
                 dir.display()
             ))),
             Err(e) => Err(Failure::Io(format!("cannot read `{}`: {e}", dir.display()))),
@@ -82,7 +82,7 @@ fn refuse_to_clobber(dir: &Path, force: bool) -> Result<(), Failure> {
 
 /// Creates the file afresh: an existing file (or a symlink in its place) is removed first, so a
 /// write never follows a link out of the skill directory.
-fn write_file(root: &Path, relative: &Path, contents: &[u8]) -> Result<(), Failure> {
+pub fn write_file(root: &Path, relative: &Path, contents: &[u8]) -> Result<(), Failure> {
     let path = root.join(relative);
     let io = |what: &str, e: std::io::Error| Failure::Io(format!("cannot {what} `{}`: {e}", path.display()));
     if let Some(parent) = path.parent() {
@@ -105,7 +105,7 @@ fn refuse_symlinked_dirs(root: &Path, dir: &Path) -> Result<(), Failure> {
         current.push(part);
         if fs::symlink_metadata(&current).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(Failure::Io(format!(
-                "`{}` is a symbolic link; the skill is written only inside `{}` — remove the link or pick another directory",
+                "`{}` is a symbolic link; files are written only inside `{}` — remove the link or pick another directory",
                 current.display(),
                 root.display()
             )));

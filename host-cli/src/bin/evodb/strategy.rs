@@ -1,0 +1,200 @@
+//! `evodb strategy init <dir>` and `evodb strategy check <dir>`: a strategy playbook (seed 004's
+//! runtime playbook and per-operator prompts, `skill/strategies/<name>/`) copied into a run, and
+//! the check that every `<CUSTOMIZE: …>` marker in it has been filled.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::commands::Printed;
+use crate::failure::Failure;
+use crate::skill::{refuse_to_clobber, skill_files, write_file};
+
+/// What a playbook asks its user to fill in. `CUSTOMIZE.md` explains the markers and is not checked.
+const MARKER: &str = "<CUSTOMIZE";
+const GUIDE: &str = "CUSTOMIZE.md";
+
+/// The placeholders the skill fills from `sample` (the table in `strategy.md`); any other
+/// `{{name}}` in a prompt is a typo that would reach the mutator unfilled.
+const PLACEHOLDERS: &[&str] = &[
+    "goal",
+    "target_name",
+    "candidate_path",
+    "context",
+    "operator",
+    "island_name",
+    "island_description",
+    "donor_island_name",
+    "parent_metrics",
+    "parent_changes",
+    "parent_code",
+    "second_parent_metrics",
+    "second_parent_changes",
+    "second_parent_code",
+    "inspirations",
+    "notes",
+];
+
+#[derive(Debug)]
+pub enum StrategyArgs {
+    Init { dir: PathBuf, strategy: String, force: bool },
+    Check { dir: PathBuf },
+}
+
+pub fn run(args: StrategyArgs) -> Result<Printed, Failure> {
+    match args {
+        StrategyArgs::Init { dir, strategy, force } => init(&dir, &strategy, force),
+        StrategyArgs::Check { dir } => check(&dir),
+    }
+}
+
+fn init(dir: &Path, strategy: &str, force: bool) -> Result<Printed, Failure> {
+    let prefix = Path::new("strategies").join(strategy);
+    let files: Vec<(PathBuf, &[u8])> = skill_files()
+        .into_iter()
+        .filter_map(|(path, contents)| Some((path.strip_prefix(&prefix).ok()?.to_path_buf(), contents)))
+        .collect();
+    if files.is_empty() {
+        return Err(Failure::Usage(format!(
+            "no strategy `{strategy}`; the strategies are: {}",
+            strategies().join(", ")
+        )));
+    }
+    refuse_to_clobber(dir, force, "the playbook")?;
+    for (relative, contents) in &files {
+        write_file(dir, relative, contents)?;
+    }
+    let unfilled = unfilled_markers(dir)?;
+    let next = format!(
+        "fill the {} <CUSTOMIZE: …> markers (see {}), then run `evodb strategy check {}`",
+        unfilled.len(),
+        dir.join(GUIDE).display(),
+        dir.display()
+    );
+    let report = json!({
+        "strategy": strategy,
+        "dir": dir.display().to_string(),
+        "files": files.len(),
+        "unfilled": unfilled,
+        "next": next,
+    });
+    Ok(Printed::from(report.to_string()))
+}
+
+/// Exit 1 while a marker is unfilled or a prompt names an unknown placeholder; the JSON on
+/// stdout lists every one, the message on stderr names the first.
+fn check(dir: &Path) -> Result<Printed, Failure> {
+    if !dir.join("strategy.md").is_file() {
+        return Err(Failure::NotFound(format!(
+            "no strategy.md in `{}`; run `evodb strategy init {}` first",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let unfilled = unfilled_markers(dir)?;
+    let unknown = unknown_placeholders(dir)?;
+    let ready = unfilled.is_empty() && unknown.is_empty();
+    let report = json!({ "dir": dir.display().to_string(), "ready": ready, "unfilled": unfilled, "unknownPlaceholders": unknown });
+    if ready {
+        return Ok(Printed::from(report.to_string()));
+    }
+    // The report goes out even though the command fails (a closed pipe is the reader's choice).
+    let _ = writeln!(std::io::stdout(), "{report}");
+    let (first, what, fix) = match unfilled.first() {
+        Some(first) => (
+            first,
+            format!("{} <CUSTOMIZE: …> markers are still unfilled", unfilled.len()),
+            "fill it (see CUSTOMIZE.md)",
+        ),
+        None => (
+            &unknown[0],
+            format!("{} unknown placeholders in the prompts", unknown.len()),
+            "use a placeholder from strategy.md's table",
+        ),
+    };
+    Err(Failure::BadInput(format!(
+        "{what}; the first: {}:{} {} — {fix}, then check again",
+        first["file"].as_str().unwrap_or(""),
+        first["line"],
+        first["text"].as_str().unwrap_or("")
+    )))
+}
+
+fn strategies() -> Vec<String> {
+    let mut names: Vec<String> = skill_files()
+        .into_iter()
+        .filter_map(|(path, _)| {
+            let rest = path.strip_prefix("strategies").ok()?;
+            Some(rest.components().next()?.as_os_str().to_string_lossy().into_owned())
+        })
+        .collect();
+    names.dedup();
+    names
+}
+
+/// Every `<CUSTOMIZE` marker in the playbook's text files (but the guide), as `{file, line, text}`.
+fn unfilled_markers(dir: &Path) -> Result<Vec<Value>, Failure> {
+    let mut found = Vec::new();
+    for (relative, text) in playbook_texts(dir)? {
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(start) = rest.find(MARKER) {
+                let marker = &rest[start..];
+                let end = marker.find('>').map_or(marker.len(), |end| end + 1);
+                found.push(json!({ "file": relative, "line": i + 1, "text": &marker[..end] }));
+                rest = &marker[end..];
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// `{{name}}`s in the prompts that are not among [`PLACEHOLDERS`], as `{file, line, text}`.
+fn unknown_placeholders(dir: &Path) -> Result<Vec<Value>, Failure> {
+    let mut found = Vec::new();
+    for (relative, text) in playbook_texts(dir)?.into_iter().filter(|(path, _)| path.starts_with("prompts/")) {
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(start) = rest.find("{{") {
+                let after = &rest[start + 2..];
+                let Some(end) = after.find("}}") else { break };
+                let name = after[..end].trim();
+                if !PLACEHOLDERS.contains(&name) {
+                    found.push(json!({ "file": relative, "line": i + 1, "text": format!("{{{{{name}}}}}") }));
+                }
+                rest = &after[end + 2..];
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The playbook's Markdown files, relative path and text, in path order (the guide left out).
+fn playbook_texts(dir: &Path) -> Result<Vec<(String, String)>, Failure> {
+    let mut texts = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let entries =
+            fs::read_dir(&current).map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", current.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", current.display())))?;
+            let path = entry.path();
+            let kind = entry.file_type().map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", path.display())))?;
+            if kind.is_dir() {
+                pending.push(path);
+            } else if kind.is_file() && path.extension().is_some_and(|ext| ext == "md") {
+                let relative = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
+                if relative == GUIDE {
+                    continue;
+                }
+                let text = fs::read_to_string(&path)
+                    .map_err(|e| Failure::BadInput(format!("cannot read `{}` as text: {e}", path.display())))?;
+                texts.push((relative, text));
+            }
+        }
+    }
+    texts.sort();
+    Ok(texts)
+}

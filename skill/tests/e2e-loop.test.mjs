@@ -62,6 +62,11 @@ const CHANGES = {
   "candidate_3_broken.py": "test odd numbers only, up to the square root",
   "candidate_2.py": "sieve of Eratosthenes over a bytearray, multiples crossed out by slice assignment",
 };
+const ISLANDS = [
+  { name: "early-exit", description: "stop work as soon as the answer is known" },
+  { name: "sieves", description: "mark composites in bulk instead of testing numbers one by one" },
+  { name: "arithmetic", description: "skip candidates that cannot be prime (even numbers, wheels)" },
+];
 const JUDGE = { "slow_primes.py": 2, "candidate_1.py": 4, "candidate_3_broken.py": 6, "candidate_2.py": 8 };
 
 function judgeAnswer(n) {
@@ -169,9 +174,12 @@ function runSkill(dbTool, tmp, t) {
 
   // Step 2 — a fresh start: the database is empty, so create it with this run's stopping rules.
   assert.equal(evodb("info", DB).json().isEmpty, true);
+  // The playbook's island families (Step 2) go in as the config's named islands.
   const patience = Math.max(5, Math.floor(ITERATIONS / 2));
-  evodb("init", DB, "--seed", "42", "--operators", "default", "--patience", String(patience),
-    "--scoreThreshold", String(THRESHOLD)).json();
+  fs.mkdirSync(P("evolve-output"), { recursive: true });
+  fs.writeFileSync(P("evolve-output/config.json"), JSON.stringify({ islands: ISLANDS }));
+  evodb("init", DB, "--seed", "42", "--config", "evolve-output/config.json", "--operators", "default",
+    "--patience", String(patience), "--scoreThreshold", String(THRESHOLD)).json();
 
   // Step 3 — context (the stand-in for references/context.md's gathering).
   fs.writeFileSync(P("evolve-output/context.md"),
@@ -192,6 +200,7 @@ function runSkill(dbTool, tmp, t) {
 
   // Step 5 — the loop.
   const iterations = []; // {i, file, id, status, parentId}
+  const memory = []; // the notes a sample should carry, oldest first
   const errorIds = new Set();
   let stop = null;
   for (let i = 1; i <= ITERATIONS; i++) {
@@ -202,6 +211,11 @@ function runSkill(dbTool, tmp, t) {
     assert.ok(!errorIds.has(parent.id), "an errored candidate is never a parent");
     for (const insp of sample.inspirations) assert.ok(!errorIds.has(insp.id), "nor an inspiration");
     assert.ok(["exploitation", "exploration", "crossover", "migration"].includes(operator));
+    // Named islands and run memory reach the mutator's prompt (5c): every lesson and failure so far.
+    assert.equal(sample.islandName, ISLANDS[sample.island].name, "the sample names its island's family");
+    assert.equal(sample.islandDescription, ISLANDS[sample.island].description);
+    const remembered = (sample.notes ?? []).map((n) => `${n.kind}: ${n.text}`);
+    assert.deepEqual(remembered, memory.toReversed(), `iteration ${i}: the sample carries the notes, newest first`);
 
     // 5b. Copy the parent; 5c. the stand-in mutator edits the copy only.
     const candPath = P(CAND, `iter_${i}.py`);
@@ -228,6 +242,7 @@ function runSkill(dbTool, tmp, t) {
       added = evodb("add", DB, ...common, "--metrics", "{}", "--status", "error", "--reason", reason).json();
       assert.equal(added.status, "error");
       errorIds.add(added.id);
+      memory.push(`failure: ${reason}`); // an error's reason becomes a failure note by itself
       line = `Iteration ${i}/${ITERATIONS} | ${operator} | ✗ tests failed (${failing}) | best ${f2(fitness(added.bestMetrics))}`;
       iterations.push({ i, file, id: added.id, status: "error", parentId: parent.id, reason });
     } else {
@@ -245,7 +260,15 @@ function runSkill(dbTool, tmp, t) {
     // 5h. Report.
     say(line);
 
-    // 5i. Stop early?
+    // 5i. Remember: each accepted change leaves its lesson.
+    if (iterations.at(-1).status === "accepted") {
+      const lesson = `${CHANGES[file]} scored ${f2(fitness(iterations.at(-1).metrics))}`;
+      const noted = evodb("note", DB, "--kind", "lesson", "--text", lesson).json();
+      assert.equal(noted.text, lesson);
+      memory.push(`lesson: ${lesson}`);
+    }
+
+    // 5j. Stop early?
     const should = evodb("should-stop", DB).json();
     if (should.stop) {
       stop = should;
@@ -281,6 +304,8 @@ function runSkill(dbTool, tmp, t) {
   const validate = evodb("validate", DB);
   const history = evodb("history", DB).stdout.trim().split("\n").map((l) => JSON.parse(l));
   const exported = evodb("export", DB).json();
+  const notes = evodb("notes", DB).json().notes;
+  assert.deepEqual(notes.map((n) => `${n.kind}: ${n.text}`), memory.toReversed(), "`notes` lists the run's memory");
   const leftovers = fs.readdirSync(project, { recursive: true }).filter((f) => String(f).includes(".evodb-trial."));
 
   return {

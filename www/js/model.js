@@ -73,6 +73,11 @@ export class Model {
       case "held":
         this.note("held", `answer to ${event.item} held until the items before it are answered`);
         break;
+      case "noted": {
+        const { kind, text } = event.request;
+        this.note("noted", `${kind}: ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`);
+        break;
+      }
       case "migrated":
         this.migrated(event);
         break;
@@ -87,6 +92,15 @@ export class Model {
       default:
         break;
     }
+  }
+
+  /**
+   * The island's name when the run names its islands (seed 004's families), else its number.
+   * @param {number} island
+   */
+  islandLabel(island) {
+    const name = this.config.islands?.[island]?.name;
+    return name ? `island ${island} · ${name}` : `island ${island}`;
   }
 
   /** @param {AddedEvent} event */

@@ -102,7 +102,7 @@ export class IslandsView {
       ctx.fillStyle = islandColor(island);
       ctx.fillRect(0, top + 2, 4, bandHeight - 4);
       ctx.fillStyle = "#222";
-      ctx.fillText(`island ${island}`, 8, top + 14);
+      ctx.fillText(model.islandLabel(island), 8, top + 14, LABEL - 12);
       ctx.fillStyle = "#666";
       ctx.fillText(`${this.ranked[island].length} live`, 8, top + 28);
     });

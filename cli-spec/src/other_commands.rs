@@ -75,12 +75,12 @@ pub const STRATEGY: Command = Command::new(
             "Where the playbook goes (created if missing), e.g. evolve-output/strategy",
         )])
         .flags(&[
-            Flag::text("strategy", "NAME", "Which playbook")
-                .possible_values(&[PossibleValue {
+            Flag::text("strategy", "NAME", "Which playbook (alphaevolve when left out)").possible_values(&[
+                PossibleValue {
                     name: "alphaevolve",
                     help: "AlphaEvolve: island families, four operators, run memory (seed 004)",
-                }])
-                .default("alphaevolve"),
+                },
+            ]),
             Flag::switch(
                 "force",
                 "Replace the playbook's files in a directory that is not empty (other files are left alone)",

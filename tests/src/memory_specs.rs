@@ -32,7 +32,8 @@ pub(crate) fn all() -> Vec<Vector> {
         vector(
             "named-islands-in-samples-plans-and-stats",
             "named islands: the count comes from the list; samples and plan items name their island and its \
-             description (none when it has none) and the donor island; stats name each island",
+             description (none when it has none) and the donor island; stats and the markdown and tree exports \
+             name each island",
             named,
             vec![
                 add(req("p0", "0", 0.5), T0),
@@ -43,6 +44,8 @@ pub(crate) fn all() -> Vec<Vector> {
                 op("sample"),
                 json!({"op": "plan", "n": 6, "frozen": [], "boosted": []}),
                 op("stats"),
+                json!({"op": "export", "format": "markdown"}),
+                json!({"op": "export", "format": "tree"}),
                 op("reload"),
                 op("snapshot"),
             ],

@@ -279,6 +279,14 @@ impl Config {
         self.islands.get(island as usize)
     }
 
+    /// `island 2`, or `island 2 (sieves)` when the islands are named: how exports show an island.
+    pub(crate) fn island_label(&self, island: u32) -> String {
+        match self.island_spec(island) {
+            Some(spec) => format!("island {island} ({})", spec.name),
+            None => format!("island {island}"),
+        }
+    }
+
     /// Checks every value is usable; the error names the first bad field and its valid range.
     pub fn validate(&self) -> Result<()> {
         range_u32("numIslands", self.num_islands, 1, MAX_ISLANDS)?;

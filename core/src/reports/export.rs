@@ -35,9 +35,9 @@ impl Database {
     fn markdown_entry(&self, p: &Program, out: &mut String) {
         let fitness = self.fitness(&p.id).map_or("null".to_string(), js_number);
         out.push_str(&format!(
-            "### Candidate {} · island {} · fitness {fitness} · gen {}\n",
+            "### Candidate {} · {} · fitness {fitness} · gen {}\n",
             p.seq(),
-            p.island,
+            self.config.island_label(p.island),
             p.iteration_found
         ));
         let operator = p.operator.map_or("—", |op| op.name());

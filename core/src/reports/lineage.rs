@@ -129,7 +129,8 @@ impl Database {
         let short: String = p.id.chars().take(8).collect();
         let fitness = self.fitness(&p.id).unwrap_or(0.0);
         let best = if self.best_id() == Some(&*p.id) { " ★" } else { "" };
-        format!("#{} {short} fitness {fitness:.3} gen {} island {}{best}", p.seq(), p.generation, p.island)
+        let island = self.config.island_label(p.island);
+        format!("#{} {short} fitness {fitness:.3} gen {} {island}{best}", p.seq(), p.generation)
     }
 
     fn oldest_first(&self) -> Vec<&Program> {

@@ -322,7 +322,7 @@ fn strategy(m: &ArgMatches) -> StrategyArgs {
     match name {
         "init" => StrategyArgs::Init {
             dir: required(m, "dir"),
-            strategy: required(m, "strategy"),
+            strategy: optional(m, "strategy"),
             force: m.get_flag("force"),
         },
         "check" => StrategyArgs::Check { dir: required(m, "dir") },

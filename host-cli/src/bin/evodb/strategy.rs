@@ -39,13 +39,20 @@ const PLACEHOLDERS: &[&str] = &[
 
 #[derive(Debug)]
 pub enum StrategyArgs {
-    Init { dir: PathBuf, strategy: String, force: bool },
-    Check { dir: PathBuf },
+    /// `strategy`: none for the default, `alphaevolve`.
+    Init {
+        dir: PathBuf,
+        strategy: Option<String>,
+        force: bool,
+    },
+    Check {
+        dir: PathBuf,
+    },
 }
 
 pub fn run(args: StrategyArgs) -> Result<Printed, Failure> {
     match args {
-        StrategyArgs::Init { dir, strategy, force } => init(&dir, &strategy, force),
+        StrategyArgs::Init { dir, strategy, force } => init(&dir, strategy.as_deref().unwrap_or("alphaevolve"), force),
         StrategyArgs::Check { dir } => check(&dir),
     }
 }

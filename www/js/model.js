@@ -95,12 +95,12 @@ export class Model {
   }
 
   /**
-   * The island's name when the run names its islands (seed 004's families), else its number.
+   * The island's name when the run names its islands (seed 004's families).
    * @param {number} island
+   * @returns {string | undefined}
    */
-  islandLabel(island) {
-    const name = this.config.islands?.[island]?.name;
-    return name ? `island ${island} · ${name}` : `island ${island}`;
+  islandName(island) {
+    return this.config.islands?.[island]?.name;
   }
 
   /** @param {AddedEvent} event */

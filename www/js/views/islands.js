@@ -10,6 +10,19 @@ import { fitnessPixel, islandColor, prepare } from "./color.js";
 
 const LABEL = 64;
 
+/**
+ * `text` cut to `width` pixels with an ellipsis (a squeezed label would be unreadable).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {string} text
+ * @param {number} width
+ */
+function fitText(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let end = text.length;
+  while (end > 1 && ctx.measureText(`${text.slice(0, end)}…`).width > width) end--;
+  return `${text.slice(0, end)}…`;
+}
+
 export class IslandsView {
   /**
    * @param {HTMLCanvasElement} canvas
@@ -102,9 +115,11 @@ export class IslandsView {
       ctx.fillStyle = islandColor(island);
       ctx.fillRect(0, top + 2, 4, bandHeight - 4);
       ctx.fillStyle = "#222";
-      ctx.fillText(model.islandLabel(island), 8, top + 14, LABEL - 12);
+      ctx.fillText(`island ${island}`, 8, top + 14);
       ctx.fillStyle = "#666";
       ctx.fillText(`${this.ranked[island].length} live`, 8, top + 28);
+      const name = model.islandName(island);
+      if (name && bandHeight >= 44) ctx.fillText(fitText(ctx, name, LABEL - 10), 8, top + 42);
     });
     for (const { program, x, y, size, migrant } of overlays) {
       if (migrant && size >= 6) {

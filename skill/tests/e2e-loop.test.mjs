@@ -5,11 +5,13 @@
 //     candidate_1 (a bit faster), candidate_3_broken (fails the tests), candidate_2 (a sieve);
 //   - the judge (Step 5f) answers a fixed `{"efficiency-score": n, "dimensions": …}` per file.
 //
-// Everything else is the real thing, in the order SKILL.md gives it: `evodb info`, `evodb init`
-// with the run's stopping rules, the seed trial and `evodb seed`, then per iteration `evodb
-// sample`, copy, mutate, `evodb trial` with the example's test and benchmark commands, judge,
-// `evodb add` (metrics, or `--metrics '{}' --status error --reason …` for a failed gate), a
-// progress line and `evodb should-stop`; finally `evodb best`/`stats`/`lineage`/`export`, the best
+// Everything else is the real thing, in the order SKILL.md gives it: `evodb info`, a playbook
+// (`evodb strategy init`, its markers filled, `evodb strategy check`), `evodb init` with the
+// playbook's named islands and the run's stopping rules, the seed trial and `evodb seed`, then per
+// iteration `evodb sample`, the operator's prompt filled from the sample (every placeholder, the
+// island's family and every note so far), copy, mutate, `evodb trial` with the example's test and
+// benchmark commands, judge, `evodb add` (metrics, or `--metrics '{}' --status error --reason …`
+// for a failed gate), a progress line, a lesson (`evodb note`) and `evodb should-stop`; finally `evodb best`/`stats`/`lineage`/`export`, the best
 // file copied over the target and the tests run on it.
 //
 // The run asks for 5 iterations with a fitness threshold of 0.6 ("good enough"): the sieve
@@ -82,6 +84,36 @@ function judgeAnswer(n) {
       concurrency: null,
     },
   });
+}
+
+// The playbook's prompt per operator, and its placeholders filled as strategy.md's table says.
+const PROMPT_OF = { exploitation: "mutation.md", exploration: "exploration.md", crossover: "crossover.md", migration: "migration.md" };
+
+/**
+ * @param {string} template
+ * @param {Record<string, string>} fixed the run's own values (goal, target, candidate, context)
+ * @param {any} sample what `evodb sample` printed
+ */
+function fillPrompt(template, fixed, sample) {
+  const json = (/** @type {unknown} */ v) => JSON.stringify(v);
+  const second = sample.secondParent;
+  /** @type {Record<string, string>} */
+  const values = {
+    ...fixed,
+    operator: sample.operator,
+    island_name: sample.islandName ?? "none",
+    island_description: sample.islandDescription ?? "none",
+    donor_island_name: sample.donorIslandName ?? "none",
+    parent_metrics: json(sample.parent.metrics),
+    parent_changes: sample.parent.changes,
+    parent_code: sample.parent.targetCode,
+    second_parent_metrics: second ? json(second.metrics) : "none",
+    second_parent_changes: second?.changes ?? "none",
+    second_parent_code: second?.targetCode ?? "none",
+    inspirations: sample.inspirations.map((/** @type {any} */ p) => `- ${json(p.metrics)}: ${p.changes}`).join("\n") || "none",
+    notes: (sample.notes ?? []).map((/** @type {any} */ n) => `- ${n.kind}: ${n.text}`).join("\n") || "none",
+  };
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name) => values[name] ?? whole);
 }
 
 /** Run a command synchronously; `json()` insists on exit 0 and parses stdout. */
@@ -174,6 +206,17 @@ function runSkill(dbTool, tmp, t) {
 
   // Step 2 — a fresh start: the database is empty, so create it with this run's stopping rules.
   assert.equal(evodb("info", DB).json().isEmpty, true);
+  // Step 2's playbook: `evodb strategy init`, every marker filled, `evodb strategy check` passes.
+  const STRATEGY = "evolve-output/strategy";
+  const copied = run(EVODB, ["strategy", "init", STRATEGY], project).json();
+  assert.ok(copied.unfilled.length > 0, "the copy lists its markers");
+  assert.equal(run(EVODB, ["strategy", "check", STRATEGY], project).code, 1, "an unfilled copy fails the check");
+  for (const file of ["strategy.md", ...fs.readdirSync(P(STRATEGY, "prompts")).map((f) => `prompts/${f}`)]) {
+    const text = fs.readFileSync(P(STRATEGY, file), "utf8");
+    fs.writeFileSync(P(STRATEGY, file), text.replace(/<CUSTOMIZE:[^>]*>/g, "profile the sieve before changing it"));
+  }
+  assert.equal(run(EVODB, ["strategy", "check", STRATEGY], project).json().ready, true);
+
   // The playbook's island families (Step 2) go in as the config's named islands.
   const patience = Math.max(5, Math.floor(ITERATIONS / 2));
   fs.mkdirSync(P("evolve-output"), { recursive: true });
@@ -216,6 +259,16 @@ function runSkill(dbTool, tmp, t) {
     assert.equal(sample.islandDescription, ISLANDS[sample.island].description);
     const remembered = (sample.notes ?? []).map((n) => `${n.kind}: ${n.text}`);
     assert.deepEqual(remembered, memory.toReversed(), `iteration ${i}: the sample carries the notes, newest first`);
+
+    // 5c with the playbook: the operator's prompt template, every placeholder filled from the sample.
+    const prompt = fillPrompt(fs.readFileSync(P(STRATEGY, "prompts", PROMPT_OF[operator]), "utf8"), {
+      goal: "make primes_below faster without changing its results", target_name: TARGET_NAME,
+      candidate_path: P(CAND, `iter_${i}.py`), context: fs.readFileSync(P("evolve-output/context.md"), "utf8"),
+    }, sample);
+    assert.ok(!/\{\{/.test(prompt), `iteration ${i}: every placeholder of ${PROMPT_OF[operator]} is filled`);
+    assert.ok(prompt.includes(parent.targetCode) && prompt.includes(sample.islandName), "the prompt shows the parent and its family");
+    for (const note of memory) assert.ok(prompt.includes(note.slice(note.indexOf(": ") + 2)), `the prompt carries "${note}"`);
+    fs.writeFileSync(P(CAND, `iter_${i}.prompt.md`), prompt);
 
     // 5b. Copy the parent; 5c. the stand-in mutator edits the copy only.
     const candPath = P(CAND, `iter_${i}.py`);

@@ -1,10 +1,10 @@
 //! Properties of the engine beyond the seed (issue 3): MAP-Elites eviction never drops a cell's
-//! best or an archive member, recorded results never change, `seq` only grows, and the events of
-//! any run replay to the same bytes.
+//! best or an archive member, recorded results never change, `seq` only grows, every sample's
+//! notes keep within their bounds, and the events of any run replay to the same bytes.
 
 use std::collections::BTreeMap;
 
-use evodb_core::{AddRequest, Config, Database, Event, Metrics, Status};
+use evodb_core::{AddRequest, Config, Database, Event, Metrics, NoteKind, NoteRequest, Status};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -13,6 +13,7 @@ enum Op {
     Sample,
     Plan { n: u8, frozen: u8 },
     AddPlanned { pick: u8, score: u8 },
+    Note { kind: u8, len: u8 },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -22,16 +23,20 @@ fn op() -> impl Strategy<Value = Op> {
         2 => Just(Op::Sample),
         1 => (1..4u8, 0..4u8).prop_map(|(n, frozen)| Op::Plan { n, frozen }),
         2 => (any::<u8>(), any::<u8>()).prop_map(|(pick, score)| Op::AddPlanned { pick, score }),
+        1 => (0..3u8, 1..60u8).prop_map(|(kind, len)| Op::Note { kind, len }),
     ]
 }
 
 const CELLS: usize = 3 * 3; // 3 speed bins × 3 islands
 const ARCHIVE: usize = 3;
+const NOTES_PER_SAMPLE: usize = 3;
+const NOTE_BYTES: usize = 80;
 
 fn config() -> Config {
     Config::from_json(&format!(
-        r#"{{"numIslands": 3, "maxIslandSize": {}, "migrationInterval": 4, "archiveSize": {ARCHIVE}, "dedupe": true,
-            "operators": {{}}, "features": [
+        r#"{{"islands": [{{"name": "a"}}, {{"name": "b", "description": "bee"}}, {{"name": "c"}}], "maxIslandSize": {},
+            "migrationInterval": 4, "archiveSize": {ARCHIVE}, "dedupe": true,
+            "notes": {{"perSample": {NOTES_PER_SAMPLE}, "maxBytes": {NOTE_BYTES}}}, "operators": {{}}, "features": [
               {{"kind": "metric", "metric": "speed", "min": 0, "max": 1, "bins": 3}}, {{"kind": "island"}}]}}"#,
         // Room for every cell's best plus the archive, so a victim outside both always exists.
         CELLS + ARCHIVE + 1
@@ -90,7 +95,22 @@ fn run(ops: &[Op]) -> (Database, Vec<Event>) {
                 Some(db.add(req, now).unwrap())
             }
             Op::Sample => {
-                db.sample();
+                let sample = db.sample();
+                // The newest notes first, within both bounds, each one of the run's.
+                let bytes: usize = sample.notes.iter().map(|n| n.text.len()).sum();
+                assert!(sample.notes.len() <= NOTES_PER_SAMPLE && bytes <= NOTE_BYTES, "{:?}", sample.notes);
+                assert!(sample.notes.windows(2).all(|w| w[0].seq > w[1].seq), "newest first: {:?}", sample.notes);
+                let kept = db.notes(None, None, None);
+                assert!(sample.notes.iter().all(|n| kept.contains(n)));
+                assert_eq!(sample.notes.first().is_some(), kept.iter().any(|n| n.text.len() <= NOTE_BYTES));
+                assert_eq!(sample.island_name.as_deref(), sample.island.map(|i| ["a", "b", "c"][i as usize]));
+                None
+            }
+            Op::Note { kind, len } => {
+                let kind = [NoteKind::Lesson, NoteKind::Failure, NoteKind::Idea][*kind as usize];
+                let text = format!("{i}{}", "n".repeat(usize::from(*len)));
+                let note = db.note(NoteRequest { kind, text, target: None, program_id: None }).unwrap();
+                assert_eq!(db.notes(None, None, Some(1)), [note]);
                 None
             }
             Op::Plan { n, frozen } => {

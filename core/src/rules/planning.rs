@@ -23,6 +23,7 @@ impl Database {
         let generation = self.rounds;
         let start = self.plan_cursor as usize;
         let mut items = Vec::with_capacity(n as usize);
+        let notes = self.recent_notes(None);
         for i in 0..n as usize {
             let island = targets[(start + i) % targets.len()];
             let work = self.draw_work(Some(island));
@@ -39,7 +40,7 @@ impl Database {
                 island_name,
                 island_description,
                 donor_island_name: work.donor_island.and_then(|donor| self.island_names(donor).0),
-                notes: self.recent_notes(None),
+                notes: notes.clone(),
             });
         }
         self.plan_cursor = ((start + n as usize) % targets.len()) as u64;

@@ -279,6 +279,11 @@ impl Config {
         self.islands.get(island as usize)
     }
 
+    /// Island `island`'s name, when the islands are named.
+    pub(crate) fn island_name(&self, island: u32) -> Option<String> {
+        self.island_spec(island).map(|spec| spec.name.clone())
+    }
+
     /// `island 2`, or `island 2 (sieves)` when the islands are named: how exports show an island.
     pub(crate) fn island_label(&self, island: u32) -> String {
         match self.island_spec(island) {

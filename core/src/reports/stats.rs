@@ -28,7 +28,7 @@ impl Database {
                 let best = island.top(1).next().map(|key| key.slot);
                 IslandStats {
                     island: i as u32,
-                    name: self.config.island_spec(i as u32).map(|spec| spec.name.clone()),
+                    name: self.config.island_name(i as u32),
                     size: island.len(),
                     best_program_id: best.map(id),
                     best_fitness: best.map(fitness),

@@ -39,7 +39,7 @@ impl Database {
                 forced_by: work.forced_by.map(str::to_string),
                 island_name,
                 island_description,
-                donor_island_name: work.donor_island.and_then(|donor| self.island_names(donor).0),
+                donor_island_name: work.donor_island.and_then(|donor| self.config.island_name(donor)),
                 notes: notes.clone(),
             });
         }

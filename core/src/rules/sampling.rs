@@ -23,7 +23,7 @@ impl Database {
         if !self.config.islands.is_empty() {
             let island = *sample.island.get_or_insert(self.current_island);
             (sample.island_name, sample.island_description) = self.island_names(island);
-            sample.donor_island_name = sample.donor_island.and_then(|donor| self.island_names(donor).0);
+            sample.donor_island_name = sample.donor_island.and_then(|donor| self.config.island_name(donor));
         }
         sample.notes = self.recent_notes(None);
         if self.recording() {

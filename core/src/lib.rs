@@ -45,11 +45,12 @@ mod state;
 pub use api::{
     AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
     MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem, PolicyVerdict,
-    ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict,
+    ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult,
+    TargetStats,
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,
-    OperatorWeights, Placement, StopRules,
+    OperatorWeights, Placement, StopRules, TargetSpec,
 };
 pub use counters::MAX_COUNTER;
 pub use error::{Error, Result};

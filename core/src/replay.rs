@@ -20,11 +20,12 @@ impl Database {
                 Event::Added { request, now, .. }
                 | Event::Status { request, now, .. }
                 | Event::Cached { request, now, .. }
-                | Event::Held { request, now, .. } => {
+                | Event::Held { request, now, .. }
+                | Event::Synergy { request, now, .. } => {
                     db.add(request.clone(), *now).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
                 }
-                Event::Sampled { .. } => {
-                    db.sample();
+                Event::Sampled { target, .. } => {
+                    db.sample_for(target.as_deref()).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;
                 }
                 Event::Planned { n, frozen, boosted, .. } => {
                     db.plan(*n, frozen, boosted).map_err(|e| mismatch(i, format!("no longer applies: {e}")))?;

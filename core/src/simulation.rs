@@ -192,6 +192,7 @@ fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Met
         plan_item: None,
         branch: None,
         commit: None,
+        target: None,
     }
 }
 

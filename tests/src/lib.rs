@@ -25,6 +25,7 @@
 mod engine_specs;
 mod memory_specs;
 pub mod specs;
+mod target_specs;
 pub mod wit_calls;
 
 use std::path::{Path, PathBuf};
@@ -35,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 65;
+pub const VECTOR_COUNT: usize = 68;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -76,11 +77,12 @@ pub trait Face {
     fn load(&mut self, text: &str) -> Result<Self::Db, String>;
     fn to_json(&mut self, db: &Self::Db) -> String;
     fn add(&mut self, db: &mut Self::Db, request: &Value, now: f64) -> Result<Value, String>;
-    fn sample(&mut self, db: &mut Self::Db) -> Value;
-    fn best(&mut self, db: &Self::Db) -> Value;
+    /// `target`: a several-target run's target (`sample-for`); `None` is the plain `sample`.
+    fn sample(&mut self, db: &mut Self::Db, target: Option<&str>) -> Result<Value, String>;
+    fn best(&mut self, db: &Self::Db, target: Option<&str>) -> Result<Value, String>;
     fn info(&mut self, db: &Self::Db) -> Value;
     fn stats(&mut self, db: &Self::Db) -> Value;
-    fn should_stop(&mut self, db: &Self::Db) -> Value;
+    fn should_stop(&mut self, db: &Self::Db, target: Option<&str>) -> Result<Value, String>;
     fn plan(&mut self, db: &mut Self::Db, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String>;
     /// `Lineage` or null for an unknown id.
     fn lineage(&mut self, db: &Self::Db, id: &str) -> Value;
@@ -129,11 +131,11 @@ impl Face for Native {
         let request = AddRequest::from_json(&request.to_string()).map_err(|e| e.code().to_string())?;
         db.add(request, now).map(|out| json!(out)).map_err(|e| e.code().into())
     }
-    fn sample(&mut self, db: &mut Database) -> Value {
-        json!(db.sample())
+    fn sample(&mut self, db: &mut Database, target: Option<&str>) -> Result<Value, String> {
+        db.sample_for(target).map(|sample| json!(sample)).map_err(|e| e.code().into())
     }
-    fn best(&mut self, db: &Database) -> Value {
-        json!(db.best())
+    fn best(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
+        db.best_for(target).map(|best| json!(best)).map_err(|e| e.code().into())
     }
     fn info(&mut self, db: &Database) -> Value {
         json!(db.info())
@@ -141,8 +143,8 @@ impl Face for Native {
     fn stats(&mut self, db: &Database) -> Value {
         json!(db.stats())
     }
-    fn should_stop(&mut self, db: &Database) -> Value {
-        json!(db.should_stop())
+    fn should_stop(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
+        db.should_stop_for(target).map(|verdict| json!(verdict)).map_err(|e| e.code().into())
     }
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         db.plan(n, frozen, boosted).map(|plan| json!(plan)).map_err(|e| e.code().into())
@@ -215,11 +217,11 @@ pub fn replay_on<F: Face>(face: &mut F, vector: &Vector) -> Replayed {
 fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
     let outcome = match op["op"].as_str().expect("every op has an `op` name") {
         "add" => face.add(db, &op["request"], op["now"].as_f64().expect("add ops carry `now`")),
-        "sample" => Ok(face.sample(db)),
-        "best" => Ok(face.best(db)),
+        "sample" => face.sample(db, op["target"].as_str()),
+        "best" => face.best(db, op["target"].as_str()),
         "info" => Ok(face.info(db)),
         "stats" => Ok(face.stats(db)),
-        "shouldStop" => Ok(face.should_stop(db)),
+        "shouldStop" => face.should_stop(db, op["target"].as_str()),
         "plan" => {
             let islands =
                 |key: &str| -> Vec<u32> { serde_json::from_value(op[key].clone()).expect("plan ops list islands") };

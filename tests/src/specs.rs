@@ -401,5 +401,6 @@ pub fn all() -> Vec<Vector> {
     .into_iter()
     .chain(crate::engine_specs::all())
     .chain(crate::memory_specs::all())
+    .chain(crate::target_specs::all())
     .collect()
 }

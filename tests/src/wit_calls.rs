@@ -170,12 +170,17 @@ impl Face for Recorder {
         let outcome = AddRequest::from_json(&request.to_string()).and_then(|request| db.add(request, now));
         self.answer("[method]database.add", vec![request_json(request), json!(now)], outcome)
     }
-    fn sample(&mut self, db: &mut Database) -> Value {
-        let sample = db.sample();
-        self.answer("[method]database.sample", vec![], Ok(sample)).expect("infallible")
+    fn sample(&mut self, db: &mut Database, target: Option<&str>) -> Result<Value, String> {
+        match target {
+            None => self.answer("[method]database.sample", vec![], Ok(db.sample())),
+            Some(_) => self.answer("[method]database.sample-for", vec![json!(target)], db.sample_for(target)),
+        }
     }
-    fn best(&mut self, db: &Database) -> Value {
-        self.answer("[method]database.best", vec![], Ok(db.best())).expect("infallible")
+    fn best(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
+        match target {
+            None => self.answer("[method]database.best", vec![], Ok(db.best())),
+            Some(_) => self.answer("[method]database.best-for", vec![json!(target)], db.best_for(target)),
+        }
     }
     fn info(&mut self, db: &Database) -> Value {
         self.answer("[method]database.info", vec![], Ok(db.info())).expect("infallible")
@@ -183,8 +188,11 @@ impl Face for Recorder {
     fn stats(&mut self, db: &Database) -> Value {
         self.answer("[method]database.stats", vec![], Ok(db.stats())).expect("infallible")
     }
-    fn should_stop(&mut self, db: &Database) -> Value {
-        self.answer("[method]database.should-stop", vec![], Ok(db.should_stop())).expect("infallible")
+    fn should_stop(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
+        match target {
+            None => self.answer("[method]database.should-stop", vec![], Ok(db.should_stop())),
+            Some(_) => self.answer("[method]database.should-stop-for", vec![json!(target)], db.should_stop_for(target)),
+        }
     }
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         let plan = db.plan(n, frozen, boosted);

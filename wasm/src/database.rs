@@ -72,24 +72,27 @@ impl Database {
         to_js(&self.inner.add(request, now).map_err(to_js_error)?)
     }
 
-    /// `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+    /// `db.sample(target?)`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+    /// In a several-target run, `target` keeps every draw within that target's islands.
     ///
     /// ```js
     /// const { parent, inspirations } = db.sample(); // the prompt's program and its examples
+    /// const forParser = db.sample("parse");
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Sample")]
-    pub fn sample(&mut self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.sample())
+    pub fn sample(&mut self, target: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.sample_for(target.as_deref()).map_err(to_js_error)?)
     }
 
-    /// `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
+    /// `db.best(target?)`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or
+    /// `null`; with `target`, that target's best.
     ///
     /// ```js
     /// const score = db.best()?.metrics.score;
     /// ```
     #[wasm_bindgen(unchecked_return_type = "BestProgram | null")]
-    pub fn best(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.best())
+    pub fn best(&self, target: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.best_for(target.as_deref()).map_err(to_js_error)?)
     }
 
     /// `db.info()`: the seed CLI's `info` object.
@@ -154,14 +157,15 @@ impl Database {
         self.inner.population_markdown()
     }
 
-    /// `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
+    /// `db.shouldStop(target?)`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`;
+    /// with `target`, that target's verdict.
     ///
     /// ```js
     /// while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
     /// ```
     #[wasm_bindgen(js_name = shouldStop, unchecked_return_type = "StopVerdict")]
-    pub fn should_stop(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.should_stop())
+    pub fn should_stop(&self, target: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.should_stop_for(target.as_deref()).map_err(to_js_error)?)
     }
 
     /// `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,

@@ -23,11 +23,11 @@ const exports = { tree: (db) => db.lineageTree(), mermaid: (db) => db.lineageMer
 function apply(db, op) {
   switch (op.op) {
     case "add": return [db, db.add(op.request, op.now)];
-    case "sample": return [db, db.sample()];
-    case "best": return [db, db.best()];
+    case "sample": return [db, db.sample(op.target ?? undefined)];
+    case "best": return [db, db.best(op.target ?? undefined)];
     case "info": return [db, db.info()];
     case "stats": return [db, db.stats()];
-    case "shouldStop": return [db, db.shouldStop()];
+    case "shouldStop": return [db, db.shouldStop(op.target ?? undefined)];
     case "plan": return [db, db.plan(op.n, op.frozen, op.boosted)];
     case "lineage": return [db, db.lineage(op.id)];
     case "export": return [db, exports[op.format](db)];

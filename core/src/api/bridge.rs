@@ -114,7 +114,7 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item, branch, commit
+                    plan_item, branch, commit, target
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -123,7 +123,7 @@ macro_rules! face_shapes {
                 Inspiration = Inspiration { id, metrics, changes },
                 Sample = SampleResult {
                     parent, inspirations, operator, island, second_parent, donor_island, forced_by, island_name,
-                    island_description, donor_island_name, notes
+                    island_description, donor_island_name, notes, target
                 },
                 BestProgram = BestProgram { id, code_path, target_code, metrics, changes, iteration_found },
                 Info = DatabaseInfo {
@@ -133,17 +133,23 @@ macro_rules! face_shapes {
                 IslandStats = IslandStats { island, name, size, best_program_id, best_fitness, mean_fitness },
                 Stats = PopulationStats {
                     program_count, evaluations, best_program_id, best_fitness, mean_fitness, baseline_fitness,
-                    improvement, islands, archive, stagnation, rounds, recent_statuses, cells
+                    improvement, islands, archive, stagnation, rounds, recent_statuses, cells, targets
                 },
                 CellStats = CellStats { filled, total, coverage, qd_score, qd_offset },
+                TargetStats = TargetStats {
+                    id, islands, program_count, best_program_id, best_fitness, evaluations, stagnation,
+                    best_synergy_fitness, stop, reason
+                },
                 StopVerdict = StopVerdict { stop, reason, evaluations, rounds, stagnation, best_fitness },
                 PlanItem = PlanItem {
                     name, operator, island, parent_ids, donor_island, forced_by, island_name, island_description,
-                    donor_island_name, notes
+                    donor_island_name, notes, target
                 },
+                SynergyPart = SynergyPart { target, program_id },
+                SynergyItem = SynergyItem { name, parts },
                 NoteRequest = NoteRequest { kind, text, target, program_id },
                 Note = Note { seq, kind, text, target, program_id, iteration },
-                Plan = WorkPlan { generation, items },
+                Plan = WorkPlan { generation, items, synergy },
                 PolicyVerdict = PolicyVerdict { pass, reason },
                 Lineage = Lineage { id, ancestors, missing_ancestor, descendants },
             }

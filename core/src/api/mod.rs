@@ -12,6 +12,7 @@ mod notes;
 mod request;
 mod results;
 mod stats;
+mod targets;
 
 pub use bridge::{IntoCore, IntoFace};
 pub use kinds::{ExportFormat, Operator, Status};
@@ -22,3 +23,4 @@ pub use results::{
     StopVerdict,
 };
 pub use stats::{CellStats, IslandStats, Stats};
+pub use targets::{SynergyItem, SynergyPart, SynergyResult, TargetStats};

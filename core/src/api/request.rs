@@ -61,6 +61,10 @@ pub struct AddRequest {
     /// The candidate's git commit (git mode), kept with the program.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// In a several-target run: the target the candidate is a version of (else taken from its
+    /// plan item, island or parent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 fn root_parent() -> String {
@@ -92,6 +96,7 @@ impl AddRequest {
             plan_item: None,
             branch: None,
             commit: None,
+            target: None,
         }
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Note, Operator, Status};
+use crate::api::{Note, Operator, Status, SynergyItem};
 use crate::metrics::Metrics;
 
 /// `info`: `{isEmpty, lastIteration, programCount, bestProgramId, bestMetrics, seedCodePath, seedTargetCode}`.
@@ -77,6 +77,9 @@ pub struct Sample {
     /// Run memory: the most recent notes, newest first, within `config.notes`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+    /// In a several-target run: the target the candidate is a version of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,6 +123,9 @@ pub struct Plan {
     /// The batch number (`gen-{N}` in the names), counted from 0.
     pub generation: u64,
     pub items: Vec<PlanItem>,
+    /// Every `synergyEvery` rounds of a several-target run: the item combining each target's best.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synergy: Option<SynergyItem>,
 }
 
 /// One worker's task.
@@ -148,6 +154,9 @@ pub struct PlanItem {
     /// Run memory: the most recent notes, newest first, within `config.notes`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+    /// In a several-target run: the target the candidate is a version of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 /// What `should_stop` answers.

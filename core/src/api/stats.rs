@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Status;
+use crate::api::{Status, TargetStats};
 
 /// What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
 /// metrics configured with direction `min` already count negated, so `improvement` =
@@ -33,6 +33,9 @@ pub struct Stats {
     /// MAP-Elites figures, when feature dimensions are configured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cells: Option<CellStats>,
+    /// Per target, in a several-target run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetStats>,
 }
 
 /// MAP-Elites figures. The QD score follows pyribs: Σ over filled cells of (the cell's best

@@ -3,10 +3,13 @@
 
 mod features;
 mod fitness;
+mod targets;
 
 pub use features::FeatureDim;
 pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
 pub(crate) use fitness::fitness_of;
+pub(crate) use targets::Scope;
+pub use targets::TargetSpec;
 
 use std::collections::BTreeMap;
 
@@ -135,6 +138,14 @@ pub struct Config {
     /// How much run memory (`notes`) each sample and plan item carries.
     #[serde(skip_serializing_if = "NoteLimits::is_default")]
     pub notes: NoteLimits,
+    /// Several targets (files or functions) evolved in one run, each on its own group of
+    /// `numIslands / targets` islands. Empty: one target, as in the seed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetSpec>,
+    /// With several targets: every this many plan rounds, a `synergy` item names each target's
+    /// best, to be combined and evaluated together.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synergy_every: Option<u64>,
 }
 
 /// One named island: the family of approaches its programs explore.
@@ -230,6 +241,8 @@ impl Default for Config {
             dedupe: false,
             stopping: StopRules::default(),
             notes: NoteLimits::default(),
+            targets: Vec::new(),
+            synergy_every: None,
         }
     }
 }
@@ -296,6 +309,7 @@ impl Config {
     pub fn validate(&self) -> Result<()> {
         range_u32("numIslands", self.num_islands, 1, MAX_ISLANDS)?;
         self.validate_island_names()?;
+        self.validate_targets()?;
         range_u32("maxIslandSize", self.max_island_size, 1, MAX_ISLAND_SIZE)?;
         if self.migration_interval == 0 {
             return Err(Error::config("migrationInterval", "must be at least 1 (generations between migrations)"));

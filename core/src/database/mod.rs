@@ -6,12 +6,13 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::api::{AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Operator, ROOT_PARENT_ID, Status};
-use crate::config::{Placement, cell_of, fitness_of};
+use crate::config::{Placement, Scope, cell_of, fitness_of};
 use crate::counters;
 use crate::error::{Error, Result};
 use crate::state::{CachedResult, Database, Event, Program, code_hash};
 
 mod batches;
+mod synergy;
 
 /// A planned add's item: its index in `pending`, island and operator.
 type Planned = Option<(usize, u32, Operator)>;
@@ -50,10 +51,17 @@ impl Database {
                         format!("conflicts with plan item `{name}`, planned for island {}; leave it out", item.island),
                     ));
                 }
+                if !item.synergy.is_empty() && (request.island.is_some() || request.target.is_some()) {
+                    return Err(Error::input(
+                        if request.island.is_some() { "island" } else { "target" },
+                        format!("is given, but synergy item `{name}` combines every target on no island; leave it out"),
+                    ));
+                }
                 Some((index, item.island, item.operator))
             }
             None => None,
         };
+        self.target_of_request(&request, planned)?;
         if let Some((index, _, _)) = planned
             && let Some(answer) = self.answer_held_again(index, &request)
         {
@@ -86,14 +94,20 @@ impl Database {
             return Ok(self.record_error(request, now, planned, released));
         }
         let fitness = fitness_of(&self.config, &request.metrics)?;
+        if let Some((index, _, _)) = planned
+            && !self.pending[index].synergy.is_empty()
+        {
+            return Ok(self.record_synergy(request, now, index, fitness, released));
+        }
+        let scope = self.target_of_request(&request, planned)?;
         let hash = self.config.dedupe.then(|| code_hash(&request.target_code));
         if let Some(cached) = hash.as_ref().and_then(|h| self.candidates.cache.get(h)).cloned() {
-            return Ok(self.answer_from_cache(cached, request, now, planned, released));
+            return Ok(self.answer_from_cache(cached, request, now, planned, released, scope));
         }
         let parent = self.population.slot_of(&request.parent_id);
         let island = match planned {
             Some((_, island, _)) => island,
-            None => self.place_candidate(&request, parent)?,
+            None => self.place_candidate(&request, parent, scope)?,
         };
         let cell = match self.config.features.is_empty() {
             true => None,
@@ -146,10 +160,13 @@ impl Database {
             cell: cell.clone(),
             branch: request.branch.map(Arc::from),
             commit: request.commit.map(Arc::from),
+            target: self.config.target_id(scope).map(Arc::from),
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();
         let best_before = self.best.map(|slot| self.population.get(slot).fitness);
+        let target_best_before =
+            scope.and_then(|t| self.population.best_in(Some(t))).map(|s| self.population.get(s).fitness);
         if let Some(request) = event_request {
             self.emit(Event::Added {
                 seq,
@@ -178,6 +195,7 @@ impl Database {
 
         let improved = best_before.is_none_or(|before| fitness > before);
         self.count_evaluation(improved);
+        self.count_target_evaluation(scope, target_best_before.is_none_or(|before| fitness > before));
         self.candidates.remember(status, Some(island));
         if let Some(hash) = hash {
             self.candidates.cache.insert(hash, CachedResult { id: id.clone(), metrics: metrics.clone() });
@@ -199,6 +217,8 @@ impl Database {
     /// `record_error`: a candidate whose evaluation failed is counted and remembered with its
     /// reason (the `status` event carries it to the history) but joins no island.
     fn record_error(&mut self, request: AddRequest, now: f64, planned: Planned, released: bool) -> AddOutcome {
+        let synergy = planned.is_some_and(|(index, _, _)| !self.pending[index].synergy.is_empty());
+        let scope = if synergy { None } else { self.target_of_request(&request, planned).unwrap_or(None) };
         if let Some((index, _, _)) = planned {
             self.pending.remove(index);
         }
@@ -206,9 +226,15 @@ impl Database {
         let id = self.answer_id(&request);
         let seq = self.next_seq();
         self.count_evaluation(false);
+        // A synergy item's failure counts for every target; another's for its own, when known.
+        match synergy {
+            true => (0..self.config.targets.len() as u32).for_each(|t| self.count_target_evaluation(Some(t), false)),
+            false => self.count_target_evaluation(scope, false),
+        }
         self.candidates.remember(Status::Error, None);
         if let Some(reason) = &request.reason {
-            self.note_failure(&id, reason);
+            let target = self.config.target_id(scope).map(str::to_string);
+            self.note_failure(&id, reason, target);
         }
         if let Some(event_request) = event_request {
             let reason = request.reason.clone().unwrap_or_default();
@@ -235,11 +261,13 @@ impl Database {
         now: f64,
         planned: Planned,
         released: bool,
+        scope: Scope,
     ) -> AddOutcome {
         if let Some((index, _, _)) = planned {
             self.pending.remove(index);
         }
         self.count_evaluation(false);
+        self.count_target_evaluation(scope, false);
         if self.recording() {
             self.emit(Event::Cached { id: cached.id.to_string(), request, now, released });
         }
@@ -302,22 +330,19 @@ impl Database {
         }
     }
 
-    /// `place_candidate`: round-robin (seed), the parent's home island, or the requested island.
-    fn place_candidate(&self, request: &AddRequest, parent: Option<u32>) -> Result<u32> {
+    /// `place_candidate`: round-robin (seed), the parent's home island, or the requested island;
+    /// in a several-target run, within the target's islands.
+    fn place_candidate(&self, request: &AddRequest, parent: Option<u32>, scope: Scope) -> Result<u32> {
         if let Some(island) = request.island {
-            if island >= self.config.num_islands {
-                return Err(Error::input(
-                    "island",
-                    format!("is {island}; this database has islands 0..{}", self.config.num_islands - 1),
-                ));
-            }
-            return Ok(island);
+            return Ok(island); // checked by `target_of_request`
         }
+        let round_robin = self.island_in(scope, self.current_island);
         match self.config.placement {
-            Placement::RoundRobin => Ok(self.current_island),
-            Placement::ParentIsland => {
-                Ok(parent.map_or(self.current_island, |slot| self.population.get(slot).program.island))
-            }
+            Placement::RoundRobin => Ok(round_robin),
+            Placement::ParentIsland => Ok(parent
+                .map(|slot| self.population.get(slot).program.island)
+                .filter(|&island| self.config.scope_islands(scope).contains(&island))
+                .unwrap_or(round_robin)),
             Placement::Explicit => Err(Error::input(
                 "island",
                 "is required: this database uses explicit placement; pass the target island",
@@ -357,6 +382,17 @@ impl Database {
     /// `best`: the best program, or `None` for an empty database.
     pub fn best(&self) -> Option<BestProgram> {
         self.best.map(|slot| BestProgram::from(&self.population.get(slot).program))
+    }
+
+    /// `best` of one target of a several-target run (the most recent among exact ties, as
+    /// exploitation picks); `None` is the whole run's.
+    pub fn best_for(&self, target: Option<&str>) -> Result<Option<BestProgram>> {
+        match self.config.scope_of("target", target)? {
+            None => Ok(self.best()),
+            scope => {
+                Ok(self.population_best_recent(scope).map(|slot| BestProgram::from(&self.population.get(slot).program)))
+            }
+        }
     }
 
     /// `info`: the seed CLI's summary. The initial program is the first with `iterationFound == 0`.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::api::Operator;
 use crate::api::Status;
-use crate::api::{MAX_NOTE_BYTES, Note};
+use crate::api::{MAX_NOTE_BYTES, Note, SynergyResult};
 use crate::config::Config;
 use crate::config::cell_of;
 use crate::config::fitness_of;
@@ -75,6 +75,7 @@ pub(crate) struct StoredProgram {
     pub(crate) cell: Option<Vec<u32>>,
     pub(crate) branch: Option<String>,
     pub(crate) commit: Option<String>,
+    pub(crate) target: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -95,6 +96,9 @@ pub(crate) struct Extension {
     /// Run memory, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) notes: Vec<Note>,
+    /// Synergy results (several-target runs), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) synergies: Vec<SynergyResult>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -220,8 +224,10 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             cell,
             branch: p.branch.map(Arc::from),
             commit: p.commit.map(Arc::from),
+            target: p.target.map(Arc::from),
         };
-        db.population.insert(program, fitness);
+        let target = restore_target(&db.config, &key, &program)?;
+        db.population.insert(program, fitness, target);
     }
     // Like the seed's loader: ids of missing programs are dropped, repeats collapse (a Set).
     for (island, ids) in stored.islands.iter().enumerate() {
@@ -257,6 +263,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         plan_cursor: 0,
         pending: Vec::new(),
         notes: Vec::new(),
+        synergies: Vec::new(),
     });
     // Files without a candidate log (the seed's, format 1) counted every candidate as an iteration.
     db.candidates = ext.candidates.unwrap_or_else(|| CandidateLog {
@@ -274,9 +281,35 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         )));
     }
     db.notes = ext.notes;
+    db.synergies = ext.synergies;
     // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
     db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
     Ok(db)
+}
+
+/// In a several-target run every program names the target of its home island.
+fn restore_target(config: &Config, key: &str, program: &Program) -> Result<crate::config::Scope> {
+    if !config.has_targets() {
+        return match &program.target {
+            Some(t) => Err(Error::corrupt(format!(
+                "`programs.{key}.target` is `{t}` but the config has no `targets`; restore `evodb.config.targets`"
+            ))),
+            None => Ok(None),
+        };
+    }
+    let scope = match program.island {
+        u32::MAX => None,
+        island => config.target_of_island(island),
+    };
+    let expected = config.target_id(scope);
+    if scope.is_none() || program.target.as_deref() != expected {
+        return Err(Error::corrupt(format!(
+            "`programs.{key}.target` is {:?} but its island {} belongs to target {expected:?}",
+            program.target.as_deref(),
+            program.island
+        )));
+    }
+    Ok(scope)
 }
 
 /// A stored cell must fit the configured dimensions; a program stored before dimensions were
@@ -346,6 +379,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             plan_cursor: db.plan_cursor,
             pending: db.pending.clone(),
             notes: db.notes.clone(),
+            synergies: db.synergies.clone(),
         };
         map.serialize_entry("evodb", &ext)?;
         map.end()

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{CellStats, IslandStats, Stats};
+use crate::api::{CellStats, IslandStats, Stats, TargetStats};
 use crate::config::cell_count;
 use crate::state::Database;
 
@@ -52,11 +52,33 @@ impl Database {
             baseline_fitness,
             improvement: best_fitness.zip(baseline_fitness).map(|(best, base)| best - base + 0.0),
             islands,
-            archive: self.population.top(self.config.archive_size as usize).map(|key| id(key.slot)).collect(),
+            archive: self.archive_best_first().into_iter().map(id).collect(),
             stagnation: self.candidates.stagnation,
             rounds: self.rounds,
             recent_statuses: self.candidates.recent_statuses(),
             cells: (!self.config.features.is_empty()).then(|| self.cell_stats()),
+            targets: (0..self.config.targets.len() as u32)
+                .filter(|_| self.config.has_targets())
+                .map(|t| self.target_stats(t))
+                .collect(),
+        }
+    }
+
+    fn target_stats(&self, t: u32) -> TargetStats {
+        let best = self.population_best_recent(Some(t));
+        let progress = self.candidates.targets.get(t as usize).cloned().unwrap_or_default();
+        let verdict = self.stop_verdict(Some(t));
+        TargetStats {
+            id: self.config.targets[t as usize].id.clone(),
+            islands: self.config.scope_islands(Some(t)).collect(),
+            program_count: self.population.len_in(Some(t)),
+            best_program_id: best.map(|slot| self.population.get(slot).program.id.to_string()),
+            best_fitness: best.map(|slot| self.population.get(slot).fitness),
+            evaluations: progress.evaluations,
+            stagnation: progress.stagnation,
+            best_synergy_fitness: progress.best_synergy_fitness,
+            stop: verdict.stop,
+            reason: verdict.reason,
         }
     }
 

@@ -60,7 +60,7 @@ impl Database {
 
     /// `note_failure`: an `error` add leaves its reason as a failure note, so every worker learns
     /// what broke without reading the history.
-    pub(crate) fn note_failure(&mut self, program_id: &str, reason: &str) {
+    pub(crate) fn note_failure(&mut self, program_id: &str, reason: &str, target: Option<String>) {
         let mut end = reason.len().min(MAX_NOTE_BYTES);
         while !reason.is_char_boundary(end) {
             end -= 1;
@@ -72,7 +72,7 @@ impl Database {
         self.keep_note(NoteRequest {
             kind: NoteKind::Failure,
             text: text.to_string(),
-            target: None,
+            target,
             program_id: Some(program_id.to_string()),
         });
     }

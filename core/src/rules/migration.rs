@@ -16,17 +16,22 @@ impl Database {
     /// `migrate_ring`: from a snapshot of every island, each island's best
     /// `max(1, floor(size × migrationRate))` programs go to both neighbours (i+1, then i−1).
     /// With one island there is no ring: nothing moves and, as in the seed, the migration clock
-    /// is not reset.
+    /// is not reset. In a several-target run each target's islands form their own ring.
     pub(crate) fn migrate_ring(&mut self) {
-        let n = self.config.num_islands;
-        if n < 2 {
+        if self.config.num_islands < 2 {
             return;
         }
-        let migrants: Vec<Vec<u32>> = (0..n as usize).map(|i| self.select_migrants(i)).collect();
+        let rings = self.config.targets.len().max(1) as u32;
+        let n = self.config.num_islands / rings;
+        let migrants: Vec<Vec<u32>> = (0..self.config.num_islands as usize).map(|i| self.select_migrants(i)).collect();
         for (source, slots) in migrants.into_iter().enumerate() {
             let source = source as u32;
+            let (first, at) = (source - source % n, source % n);
             for slot in slots {
-                for target in [(source + 1) % n, (source + n - 1) % n] {
+                for target in [first + (at + 1) % n, first + (at + n - 1) % n] {
+                    if target == source {
+                        continue;
+                    }
                     match self.config.migration {
                         MigrationMode::Share => self.share_migrant(slot, source, target),
                         MigrationMode::Copy => self.copy_migrant(slot, source, target),

@@ -2,7 +2,7 @@
 //! `operators` configured) and `plan` both draw their work here.
 
 use crate::api::Operator;
-use crate::config::OperatorWeights;
+use crate::config::{OperatorWeights, Scope};
 use crate::state::Database;
 
 /// One unit of work: the operator, the island the child belongs to, and the parents.
@@ -26,11 +26,20 @@ const ONE_ISLAND: &str = "migration needs at least two islands";
 /// How many members crossover looks through for one in another feature cell.
 const CELL_SEARCH: usize = 64;
 
+/// Where a draw may reach: the fixed island (a plan item's), the target's islands, and the
+/// island to use where an operator has no rule of its own.
+#[derive(Clone, Copy)]
+struct Reach {
+    target: Option<u32>,
+    scope: Scope,
+    home: u32,
+}
+
 impl Database {
     /// `choose_operator`: the deterministic overrides, applied before sampling, then a weighted
     /// draw (one uniform number; weights are normalised by their sum).
-    fn choose_operator(&mut self, weights: &OperatorWeights) -> (Operator, Option<&'static str>) {
-        if self.population.len() <= 1 {
+    fn choose_operator(&mut self, weights: &OperatorWeights, scope: Scope) -> (Operator, Option<&'static str>) {
+        if self.population.len_in(scope) <= 1 {
             return (Operator::Exploration, Some(ONE_MEMBER));
         }
         if self.candidates.last_rejected(5) {
@@ -59,15 +68,17 @@ impl Database {
     }
 
     /// `draw_work`: an operator, then its island and parents. `target` fixes the island (a plan
-    /// item's); without one, each operator picks its own.
-    pub(crate) fn draw_work(&mut self, target: Option<u32>) -> Work {
+    /// item's); without one, each operator picks its own, `home` (the current island) where
+    /// it has no rule. Every pick stays within `scope` (one target's islands).
+    pub(crate) fn draw_work(&mut self, target: Option<u32>, scope: Scope, home: u32) -> Work {
         let weights = self.config.operators.clone().unwrap_or_default();
-        let (operator, forced_by) = self.choose_operator(&weights);
+        let (operator, forced_by) = self.choose_operator(&weights, scope);
+        let at = Reach { target, scope, home };
         let work = match operator {
-            Operator::Exploitation => Some(self.exploit(target)),
-            Operator::Exploration => Some(self.explore(target, forced_by == Some(THREE_REJECTED))),
-            Operator::Crossover => self.cross(target),
-            Operator::Migration => self.migrate_technique(target),
+            Operator::Exploitation => Some(self.exploit(at)),
+            Operator::Exploration => Some(self.explore(at, forced_by == Some(THREE_REJECTED))),
+            Operator::Crossover => self.cross(at),
+            Operator::Migration => self.migrate_technique(at),
         };
         let fallback_reason = match operator {
             Operator::Crossover => NO_SECOND_ISLAND,
@@ -75,15 +86,15 @@ impl Database {
         };
         match work {
             Some(work) => Work { forced_by, ..work },
-            None => Work { forced_by: Some(fallback_reason), ..self.exploit(target) },
+            None => Work { forced_by: Some(fallback_reason), ..self.exploit(at) },
         }
     }
 
     /// Exploitation: the island's best, the most recent on ties; an empty island falls back to
     /// the population's best.
-    fn exploit(&mut self, target: Option<u32>) -> Work {
-        let island = target.unwrap_or(self.current_island);
-        let parent = self.island_best(island).or_else(|| self.population_best_recent());
+    fn exploit(&mut self, at: Reach) -> Work {
+        let island = at.target.unwrap_or(at.home);
+        let parent = self.island_best(island).or_else(|| self.population_best_recent(at.scope));
         Work {
             operator: Operator::Exploitation,
             island,
@@ -97,16 +108,16 @@ impl Database {
     /// Exploration: the island with the fewest members (the lowest number on ties), avoiding the
     /// islands of the last 3 candidates when they were all rejected; its best member is the
     /// starting point, or — for an empty island — the initial program ("from scratch").
-    fn explore(&mut self, target: Option<u32>, avoid_recent: bool) -> Work {
-        let island = target.unwrap_or_else(|| {
+    fn explore(&mut self, at: Reach, avoid_recent: bool) -> Work {
+        let island = at.target.unwrap_or_else(|| {
             let recent: Vec<u32> = if avoid_recent { self.candidates.recent_islands(3).collect() } else { Vec::new() };
-            let unused: Vec<u32> = (0..self.config.num_islands).filter(|i| !recent.contains(i)).collect();
-            let pool = if unused.is_empty() { (0..self.config.num_islands).collect() } else { unused };
+            let unused: Vec<u32> = self.config.scope_islands(at.scope).filter(|i| !recent.contains(i)).collect();
+            let pool = if unused.is_empty() { self.config.scope_islands(at.scope).collect() } else { unused };
             *pool.iter().min_by_key(|&&i| (self.islands[i as usize].len(), i)).expect("at least one island")
         });
         let parent = match self.island_best(island) {
             Some(slot) => Some(slot),
-            None => self.empty_island_fallback(),
+            None => self.empty_island_fallback(at.scope),
         };
         Work {
             operator: Operator::Exploration,
@@ -120,12 +131,14 @@ impl Database {
 
     /// Crossover: an elite (a uniform pick from the elite archive, the best `archiveSize`) and a
     /// diverse parent (a uniform pick from another island, preferring a different feature cell).
-    fn cross(&mut self, target: Option<u32>) -> Option<Work> {
+    fn cross(&mut self, at: Reach) -> Option<Work> {
         let archive = self.config.archive_size.max(1) as usize;
-        let elites: Vec<u32> = self.population.top(archive).map(|k| k.slot).collect();
+        let elites: Vec<u32> = self.population.top_in(at.scope, archive).map(|k| k.slot).collect();
         let elite = elites[self.rng.below(elites.len())];
         let home = self.population.get(elite).program.island;
-        let others: Vec<u32> = (0..self.config.num_islands)
+        let others: Vec<u32> = self
+            .config
+            .scope_islands(at.scope)
             .filter(|&i| i != home && self.islands[i as usize].members().any(|m| m != elite))
             .collect();
         if others.is_empty() {
@@ -146,7 +159,7 @@ impl Database {
             .or(candidates.first().copied())?;
         Some(Work {
             operator: Operator::Crossover,
-            island: target.unwrap_or(self.current_island),
+            island: at.target.unwrap_or(at.home),
             parent: Some(elite),
             second_parent: Some(diverse),
             donor_island: None,
@@ -156,18 +169,19 @@ impl Database {
 
     /// Migration: the donor is the island holding the best program; the recipient another island
     /// (uniform, or the target); the parent is the recipient's best, the donor's best rides along.
-    fn migrate_technique(&mut self, target: Option<u32>) -> Option<Work> {
-        let n = self.config.num_islands;
+    fn migrate_technique(&mut self, at: Reach) -> Option<Work> {
+        let islands = self.config.scope_islands(at.scope);
+        let n = islands.len() as u32;
         if n < 2 {
             return None;
         }
-        let best = self.population_best_recent()?;
+        let best = self.population_best_recent(at.scope)?;
         let mut donor = self.population.get(best).program.island;
-        let recipient = match target {
+        let recipient = match at.target {
             Some(t) => {
                 if t == donor {
                     // The target holds the best: the donor is the other island with the best best.
-                    donor = (0..n)
+                    donor = islands
                         .filter(|&i| i != t)
                         .filter_map(|i| self.islands[i as usize].top(1).next().map(|k| (k.fitness, i)))
                         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
@@ -176,13 +190,13 @@ impl Database {
                 t
             }
             None => {
-                let r = self.rng.below(n as usize - 1) as u32;
+                let r = islands.start + self.rng.below(n as usize - 1) as u32;
                 if r >= donor { r + 1 } else { r }
             }
         };
         let parent = match self.island_best(recipient) {
             Some(slot) => Some(slot),
-            None => self.empty_island_fallback(),
+            None => self.empty_island_fallback(at.scope),
         };
         let second_parent = self.island_best(donor).or(Some(best));
         Some(Work {
@@ -206,11 +220,11 @@ impl Database {
             .map(|k| k.slot)
     }
 
-    /// The population's best, the most recently added among exact ties.
-    fn population_best_recent(&self) -> Option<u32> {
-        let first = *self.population.top(1).next()?;
+    /// The population's (or the target's) best, the most recently added among exact ties.
+    pub(crate) fn population_best_recent(&self, scope: Scope) -> Option<u32> {
+        let first = *self.population.top_in(scope, 1).next()?;
         self.population
-            .top(self.population.len())
+            .top_in(scope, self.population.len_in(scope))
             .take_while(|k| k.fitness == first.fitness && k.timestamp == first.timestamp)
             .last()
             .map(|k| k.slot)

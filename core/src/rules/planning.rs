@@ -1,7 +1,7 @@
 //! `plan`: a batch of work items for parallel workers (evo-anything). Each item's island is fixed
 //! when it is planned, so an add naming the item lands there however the workers interleave.
 
-use crate::api::{Plan, PlanItem};
+use crate::api::{Plan, PlanItem, SynergyItem, SynergyPart};
 use crate::error::{Error, Result};
 use crate::state::Database;
 use crate::state::Event;
@@ -15,18 +15,37 @@ impl Database {
     /// `plan` itself, once the answers held from earlier batches are applied (`Database::plan`).
     pub(crate) fn plan_batch(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan> {
         self.check_plan(n, frozen, boosted)?;
-        let mut targets = Vec::new();
-        for island in (0..self.config.num_islands).filter(|i| !frozen.contains(i)) {
-            let share = if boosted.contains(&island) { 2 } else { 1 };
-            targets.extend(std::iter::repeat_n(island, share));
-        }
+        let rotation = |islands: std::ops::Range<u32>| -> Vec<u32> {
+            let mut rotation = Vec::new();
+            for island in islands.filter(|i| !frozen.contains(i)) {
+                let share = if boosted.contains(&island) { 2 } else { 1 };
+                rotation.extend(std::iter::repeat_n(island, share));
+            }
+            rotation
+        };
         let generation = self.rounds;
         let start = self.plan_cursor as usize;
+        let islands: Vec<u32> = match self.config.has_targets() {
+            false => {
+                let targets = rotation(0..self.config.num_islands);
+                self.plan_cursor = ((start + n as usize) % targets.len()) as u64;
+                (0..n as usize).map(|i| targets[(start + i) % targets.len()]).collect()
+            }
+            true => {
+                let per_target: Vec<Vec<u32>> = (0..self.config.targets.len() as u32)
+                    .map(|t| rotation(self.config.scope_islands(Some(t))))
+                    .collect();
+                self.plan_cursor += u64::from(n);
+                self.spread_over_targets(start, n as usize, &per_target)
+            }
+        };
         let mut items = Vec::with_capacity(n as usize);
-        let notes = self.recent_notes(None);
-        for i in 0..n as usize {
-            let island = targets[(start + i) % targets.len()];
-            let work = self.draw_work(Some(island));
+        let mut notes = std::collections::BTreeMap::new();
+        for (i, island) in islands.into_iter().enumerate() {
+            let scope = self.config.target_of_island(island);
+            let target = self.config.target_id(scope).map(str::to_string);
+            let notes = notes.entry(scope).or_insert_with(|| self.recent_notes(target.as_deref())).clone();
+            let work = self.draw_work(Some(island), scope, island);
             let id = |slot: u32| self.population.get(slot).program.id.to_string();
             let parent_ids = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
             let (island_name, island_description) = self.island_names(island);
@@ -40,26 +59,79 @@ impl Database {
                 island_name,
                 island_description,
                 donor_island_name: work.donor_island.and_then(|donor| self.config.island_name(donor)),
-                notes: notes.clone(),
+                notes,
+                target,
             });
         }
-        self.plan_cursor = ((start + n as usize) % targets.len()) as u64;
+        let synergy = self.synergy_item(generation);
         self.rounds += 1;
         self.pending.extend(items.iter().map(|item| PendingItem {
             name: item.name.clone(),
             island: item.island,
             operator: item.operator,
+            synergy: Vec::new(),
             held: None,
         }));
+        if let Some(item) = &synergy {
+            self.pending.push(PendingItem {
+                name: item.name.clone(),
+                island: 0,
+                operator: crate::api::Operator::Exploitation,
+                synergy: item.parts.clone(),
+                held: None,
+            });
+        }
         let excess = self.pending.len().saturating_sub(MAX_PENDING);
         self.pending.drain(..excess);
         self.emit(Event::Planned {
             n,
             frozen: frozen.to_vec(),
             boosted: boosted.to_vec(),
-            items: items.iter().map(|item| item.name.clone()).collect(),
+            items: items.iter().map(|item| item.name.clone()).chain(synergy.as_ref().map(|s| s.name.clone())).collect(),
         });
-        Ok(Plan { generation, items })
+        Ok(Plan { generation, items, synergy })
+    }
+
+    /// `spread_over_targets`: item `j` of the run (counted by `plan_cursor`) goes to a target in
+    /// a cycle where each target appears `weight` times (interleaved: one of each, then the
+    /// heavier ones again), and within its target to the next island of its rotation. Targets
+    /// whose islands are all frozen are left out.
+    fn spread_over_targets(&self, start: usize, n: usize, per_target: &[Vec<u32>]) -> Vec<u32> {
+        let weights: Vec<usize> = self.config.targets.iter().map(|t| t.weight as usize).collect();
+        let rounds = weights.iter().copied().max().unwrap_or(1);
+        let cycle: Vec<usize> = (0..rounds)
+            .flat_map(|r| (0..weights.len()).filter(|&t| weights[t] > r).collect::<Vec<_>>())
+            .filter(|&t| !per_target[t].is_empty())
+            .collect();
+        (start..start + n)
+            .map(|j| {
+                let (lap, at) = (j / cycle.len(), j % cycle.len());
+                let t = cycle[at];
+                let earlier = cycle[..at].iter().filter(|&&u| u == t).count();
+                let laps = cycle.iter().filter(|&&u| u == t).count();
+                let rotation = &per_target[t];
+                rotation[(lap * laps + earlier) % rotation.len()]
+            })
+            .collect()
+    }
+
+    /// `synergy_item`: every `synergyEvery` rounds (after rounds K, 2K, …), an item naming each
+    /// target's best; none until every target has one.
+    fn synergy_item(&self, generation: u64) -> Option<SynergyItem> {
+        let every = self.config.synergy_every?;
+        if (generation + 1) % every != 0 {
+            return None;
+        }
+        let parts = (0..self.config.targets.len() as u32)
+            .map(|t| {
+                let best = self.population_best_recent(Some(t))?;
+                Some(SynergyPart {
+                    target: self.config.targets[t as usize].id.clone(),
+                    program_id: self.population.get(best).program.id.to_string(),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(SynergyItem { name: format!("gen-{generation}/synergy"), parts })
     }
 
     /// `plan`'s argument checks, run before anything changes.

@@ -51,8 +51,20 @@ impl Database {
         victim.slot
     }
 
-    /// The elite archive: the best `archiveSize` programs of the population.
+    /// The elite archive: the best `archiveSize` programs of the population — of each target,
+    /// in a several-target run.
     pub(crate) fn archive_slots(&self) -> BTreeSet<u32> {
-        self.population.top(self.config.archive_size as usize).map(|key| key.slot).collect()
+        self.archive_best_first().into_iter().collect()
+    }
+
+    /// The archive best first (each target's in turn, in a several-target run).
+    pub(crate) fn archive_best_first(&self) -> Vec<u32> {
+        let size = self.config.archive_size as usize;
+        match self.config.has_targets() {
+            false => self.population.top(size).map(|key| key.slot).collect(),
+            true => (0..self.config.targets.len() as u32)
+                .flat_map(|t| self.population.top_in(Some(t), size).map(|key| key.slot))
+                .collect(),
+        }
     }
 }

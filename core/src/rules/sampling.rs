@@ -3,7 +3,8 @@
 use smallvec::SmallVec;
 
 use crate::api::{Inspiration, Sample, SampledParent};
-use crate::config::InspirationScope;
+use crate::config::{InspirationScope, Scope};
+use crate::error::Result;
 use crate::rng::Ranks;
 use crate::state::Database;
 use crate::state::Event;
@@ -17,28 +18,55 @@ impl Database {
     /// (crossover's diverse parent, migration's donor program) and the donor island.
     ///
     /// With named islands the sample names its island (and the donor island); with notes it
-    /// carries the most recent ones (`recent_notes`).
+    /// carries the most recent ones (`recent_notes`). In a several-target run it samples the
+    /// current island's target (see [`Database::sample_for`]).
     pub fn sample(&mut self) -> Sample {
-        let mut sample = if self.config.operators.is_some() { self.sample_with_operator() } else { self.sample_seed() };
-        if !self.config.islands.is_empty() {
-            let island = *sample.island.get_or_insert(self.current_island);
+        self.sample_for(None).expect("a sample that names no target refuses nothing")
+    }
+
+    /// `sample` for one target of a several-target run: every draw stays within the target's
+    /// islands, and the sample names the target. `None` samples the current island's target;
+    /// an unknown target is an error, before anything changes.
+    pub fn sample_for(&mut self, target: Option<&str>) -> Result<Sample> {
+        let named = self.config.scope_of("target", target)?;
+        let scope = named.or(self.config.target_of_island(self.current_island));
+        let home = self.island_in(scope, self.current_island);
+        let mut sample = match self.config.operators.is_some() {
+            true => self.sample_with_operator(scope, home),
+            false => self.sample_seed(scope, home),
+        };
+        if !self.config.islands.is_empty() || scope.is_some() {
+            let island = *sample.island.get_or_insert(home);
             (sample.island_name, sample.island_description) = self.island_names(island);
             sample.donor_island_name = sample.donor_island.and_then(|donor| self.config.island_name(donor));
         }
-        sample.notes = self.recent_notes(None);
+        let target = self.config.target_id(scope).map(str::to_string);
+        sample.notes = self.recent_notes(target.as_deref());
         if self.recording() {
             self.emit(Event::Sampled {
                 operator: sample.operator,
                 island: sample.island,
                 parent_id: sample.parent.as_ref().map(|p| p.id.to_string()),
+                target: target.clone().filter(|_| named.is_some()),
             });
         }
-        sample
+        sample.target = target;
+        Ok(sample)
     }
 
-    fn sample_seed(&mut self) -> Sample {
-        let parent = self.sample_parent();
-        let inspirations = self.sample_inspirations(self.current_island, &[parent]);
+    /// `island` when it is in the scope, else the scope's island in the same position of the
+    /// rotation (several targets share the one `currentIsland`).
+    pub(crate) fn island_in(&self, scope: Scope, island: u32) -> u32 {
+        let range = self.config.scope_islands(scope);
+        match range.contains(&island) {
+            true => island,
+            false => range.start + island % range.len() as u32,
+        }
+    }
+
+    fn sample_seed(&mut self, scope: Scope, island: u32) -> Sample {
+        let parent = self.sample_parent(scope, island);
+        let inspirations = self.sample_inspirations(island, scope, &[parent]);
         let program = |slot: u32| &self.population.get(slot).program;
         Sample {
             parent: parent.map(|slot| SampledParent::from(program(slot))),
@@ -47,9 +75,9 @@ impl Database {
         }
     }
 
-    fn sample_with_operator(&mut self) -> Sample {
-        let work = self.draw_work(None);
-        let inspirations = self.sample_inspirations(work.island, &[work.parent, work.second_parent]);
+    fn sample_with_operator(&mut self, scope: Scope, home: u32) -> Sample {
+        let work = self.draw_work(None, scope, home);
+        let inspirations = self.sample_inspirations(work.island, scope, &[work.parent, work.second_parent]);
         let program = |slot: u32| &self.population.get(slot).program;
         Sample {
             parent: work.parent.map(|slot| SampledParent::from(program(slot))),
@@ -74,10 +102,10 @@ impl Database {
     /// `sample_parent`: with probability `explorationRatio` a uniform pick from the island,
     /// otherwise a uniform pick among its `exploitationTop` best. An empty island falls back
     /// to the initial program (`iterationFound == 0`), else a uniform pick from all programs.
-    fn sample_parent(&mut self) -> Option<u32> {
-        let island = &self.islands[self.current_island as usize];
+    fn sample_parent(&mut self, scope: Scope, island: u32) -> Option<u32> {
+        let island = &self.islands[island as usize];
         if island.is_empty() {
-            return self.empty_island_fallback();
+            return self.empty_island_fallback(scope);
         }
         if self.rng.unit_f64() < self.config.exploration_ratio {
             let k = self.rng.below(island.len());
@@ -88,23 +116,35 @@ impl Database {
         island.top(top).nth(k).map(|key| key.slot)
     }
 
-    /// `empty_island_fallback`: the initial program, else any program, else none.
-    pub(crate) fn empty_island_fallback(&mut self) -> Option<u32> {
-        if let Some(slot) = self.population.slots().find(|&s| self.population.get(s).program.iteration_found == 0) {
+    /// `empty_island_fallback`: the initial program, else any program, else none. Within a
+    /// target, its initial program is its oldest of generation 0.
+    pub(crate) fn empty_island_fallback(&mut self, scope: Scope) -> Option<u32> {
+        let initial = |p: &crate::state::Program| match scope {
+            None => p.iteration_found == 0,
+            Some(_) => p.generation == 0,
+        };
+        if let Some(slot) = self.population.slots_in(scope).find(|&s| initial(&self.population.get(s).program)) {
             return Some(slot);
         }
-        if self.population.len() == 0 {
+        let len = self.population.len_in(scope);
+        if len == 0 {
             return None;
         }
-        let k = self.rng.below(self.population.len());
-        Some(self.population.nth(k))
+        let k = self.rng.below(len);
+        Some(self.population.nth_in(scope, k))
     }
 
     /// `sample_inspirations`: `inspirationsFromTop` drawn from the best `inspirationTopPool`
     /// (a shuffle of the pool, truncated), plus `inspirationsFromRest` drawn from the rest;
-    /// then the parents are removed from the list. From the island (seed) or from all islands.
+    /// then the parents are removed from the list. From the island (seed) or from all islands
+    /// (of the target, in a several-target run).
     /// The lists are a handful of slots and ranks, kept on the stack.
-    pub(crate) fn sample_inspirations(&mut self, island: u32, parents: &[Option<u32>]) -> SmallVec<[u32; 8]> {
+    pub(crate) fn sample_inspirations(
+        &mut self,
+        island: u32,
+        scope: Scope,
+        parents: &[Option<u32>],
+    ) -> SmallVec<[u32; 8]> {
         let pool = self.config.inspiration_top_pool as usize;
         let from_top = self.config.inspirations_from_top as usize;
         let from_rest = self.config.inspirations_from_rest as usize;
@@ -120,11 +160,11 @@ impl Database {
                 island.len()
             }
             InspirationScope::AllIslands => {
-                for key in self.population.top(pool) {
+                for key in self.population.top_in(scope, pool) {
                     top.push(key.slot);
-                    rest_ranks.push(self.population.rank_of(key));
+                    rest_ranks.push(self.population.rank_in(scope, key));
                 }
-                self.population.len()
+                self.population.len_in(scope)
             }
         };
         rest_ranks.sort_unstable();
@@ -133,7 +173,7 @@ impl Database {
         for rank in self.rng.distinct_ranks(len, from_rest, &rest_ranks) {
             chosen.push(match self.config.inspiration_scope {
                 InspirationScope::Island => self.islands[island as usize].nth(rank),
-                InspirationScope::AllIslands => self.population.nth(rank),
+                InspirationScope::AllIslands => self.population.nth_in(scope, rank),
             });
         }
         chosen.retain(|slot| !parents.contains(&Some(*slot)));

@@ -1,6 +1,8 @@
 //! Budget and stopping (evoidea's stop conditions and evo-anything's evaluation budget).
 
 use crate::api::StopVerdict;
+use crate::config::Scope;
+use crate::error::Result;
 use crate::state::Database;
 
 impl Database {
@@ -16,14 +18,31 @@ impl Database {
     /// assert_eq!(db.should_stop().reason.as_deref(), Some("threshold reached"));
     /// ```
     pub fn should_stop(&self) -> StopVerdict {
+        self.stop_verdict(None)
+    }
+
+    /// `should_stop` for one target of a several-target run: the threshold on the target's best,
+    /// patience on its own evaluations without a new best of its own; the budget and the
+    /// rounds are the run's. `None` is the whole run.
+    pub fn should_stop_for(&self, target: Option<&str>) -> Result<StopVerdict> {
+        Ok(self.stop_verdict(self.config.scope_of("target", target)?))
+    }
+
+    pub(crate) fn stop_verdict(&self, scope: Scope) -> StopVerdict {
         let rules = &self.config.stopping;
-        let best_fitness = self.best.map(|slot| self.population.get(slot).fitness);
+        let best = match scope {
+            None => self.best,
+            Some(t) => self.population.best_in(Some(t)),
+        };
+        let best_fitness = best.map(|slot| self.population.get(slot).fitness);
         let log = &self.candidates;
+        let progress = scope.and_then(|t| log.targets.get(t as usize)).cloned().unwrap_or_default();
+        let stagnation = if scope.is_some() { progress.stagnation } else { log.stagnation };
         let reason = if rules.score_threshold.zip(best_fitness).is_some_and(|(t, best)| best >= t) {
             Some("threshold reached")
         } else if rules.max_evaluations.is_some_and(|max| log.evaluations >= max) {
             Some("budget exhausted")
-        } else if rules.patience.is_some_and(|p| log.stagnation >= p) {
+        } else if rules.patience.is_some_and(|p| stagnation >= p) {
             Some("stagnation")
         } else if rules.max_rounds.is_some_and(|max| self.rounds >= max) {
             Some("max rounds")
@@ -35,7 +54,7 @@ impl Database {
             reason: reason.map(str::to_string),
             evaluations: log.evaluations,
             rounds: self.rounds,
-            stagnation: log.stagnation,
+            stagnation,
             best_fitness,
         }
     }

@@ -47,6 +47,19 @@ pub(crate) struct CandidateLog {
     /// the baseline outlives the program (written only then: other files keep their bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline_fitness: Option<f64>,
+    /// Per target, in a several-target run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetProgress>,
+}
+
+/// One target's share of the log: its evaluations, its stagnation, its best synergy result.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct TargetProgress {
+    pub evaluations: u64,
+    pub stagnation: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_synergy_fitness: Option<f64>,
 }
 
 impl CandidateLog {

@@ -64,6 +64,19 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         island: Option<u32>,
         parent_id: Option<String>,
+        /// The target the sample was asked for (`sample --target`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+    },
+    /// A synergy candidate's result, recorded against every target it combines.
+    Synergy {
+        seq: u64,
+        id: String,
+        fitness: f64,
+        request: AddRequest,
+        now: f64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        released: bool,
     },
     /// A note was taken (run memory).
     Noted { request: NoteRequest },
@@ -93,6 +106,7 @@ impl Event {
                 | Event::Cached { released: false, .. }
                 | Event::Held { .. }
                 | Event::Sampled { .. }
+                | Event::Synergy { released: false, .. }
                 | Event::Planned { .. }
                 | Event::Noted { .. }
         )

@@ -12,14 +12,14 @@ mod population;
 mod program;
 
 pub use candidates::code_hash;
-pub(crate) use candidates::{CachedResult, CandidateLog};
+pub(crate) use candidates::{CachedResult, CandidateLog, TargetProgress};
 pub use events::Event;
 pub(crate) use island::Island;
 pub(crate) use pending::{HeldAnswer, PendingItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 
-use crate::api::Note;
+use crate::api::{Note, SynergyResult};
 use crate::config::{Config, cell_key};
 use crate::error::{Error, Result};
 use crate::ranking::is_better;
@@ -60,6 +60,8 @@ pub struct Database {
     pub(crate) pending: Vec<PendingItem>,
     /// Run memory (`note`), oldest first.
     pub(crate) notes: Vec<Note>,
+    /// Evaluated synergy candidates (several-target runs), oldest first.
+    pub(crate) synergies: Vec<SynergyResult>,
     /// Recorded events, while recording is on (`record_events`).
     pub(crate) events: Option<Vec<Event>>,
     /// Made by `new` (not read from a file): a recording started now begins with `created`.
@@ -89,6 +91,7 @@ impl Database {
             plan_cursor: 0,
             pending: Vec::new(),
             notes: Vec::new(),
+            synergies: Vec::new(),
             events: None,
             newly_created: true,
         })
@@ -158,10 +161,27 @@ impl Database {
         self.candidates.stagnation = if improved { 0 } else { self.candidates.stagnation + 1 };
     }
 
+    /// One evaluation of a target's candidate (several-target runs); `improved`: it raised the
+    /// target's best.
+    pub(crate) fn count_target_evaluation(&mut self, scope: crate::config::Scope, improved: bool) {
+        let Some(t) = scope else { return };
+        let progress = self.target_progress_mut(t);
+        progress.evaluations += 1;
+        progress.stagnation = if improved { 0 } else { progress.stagnation + 1 };
+    }
+
+    pub(crate) fn target_progress_mut(&mut self, t: u32) -> &mut TargetProgress {
+        let targets = &mut self.candidates.targets;
+        if targets.len() <= t as usize {
+            targets.resize_with(t as usize + 1, TargetProgress::default);
+        }
+        &mut targets[t as usize]
+    }
+
     /// Stores `program` and makes it the newest member of `island`.
     pub(crate) fn insert_on_island(&mut self, program: Program, fitness: f64, island: u32) -> u32 {
         let timestamp = program.timestamp;
-        let slot = self.population.insert(program, fitness);
+        let slot = self.population.insert(program, fitness, self.config.target_of_island(island));
         self.join_island(slot, island, fitness, timestamp);
         slot
     }

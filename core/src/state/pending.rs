@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{AddRequest, Operator};
+use crate::api::{AddRequest, Operator, SynergyPart};
 
 /// A planned item still waiting for its candidate, or holding its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -12,6 +12,10 @@ pub(crate) struct PendingItem {
     pub name: String,
     pub island: u32,
     pub operator: Operator,
+    /// A synergy item's parts (it has no island or operator of its own: those fields are 0 and
+    /// `exploitation`); empty for every other item.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synergy: Vec<SynergyPart>,
     /// The answer, when it arrived before an earlier item of its batch was answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held: Option<HeldAnswer>,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxBuildHasher;
 
+use crate::config::Scope;
 use crate::live_order::LiveOrder;
 use crate::ranking::{RankKey, Ranking};
 use crate::state::Program;
@@ -15,6 +16,16 @@ use crate::state::Program;
 pub(crate) struct Record {
     pub program: Program,
     pub fitness: f64,
+    /// With several targets: the program's target and its position in that target's index.
+    pub group: Option<(u32, u32)>,
+}
+
+/// One target's programs (several-target runs): in insertion order and ranked, so a query
+/// scoped to the target costs what the same query on the whole population does.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    order: LiveOrder,
+    ranking: Ranking,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -28,6 +39,8 @@ pub(crate) struct Population {
     /// random seed, so nothing here draws on OS entropy.
     ids: HashMap<Arc<str>, u32, FxBuildHasher>,
     ranking: Ranking,
+    /// Per target, when the run has several; empty otherwise.
+    groups: Vec<Group>,
 }
 
 impl Population {
@@ -35,12 +48,22 @@ impl Population {
         self.order.len()
     }
 
-    pub(crate) fn insert(&mut self, program: Program, fitness: f64) -> u32 {
+    /// Stores a program; `target` is its target in a several-target run.
+    pub(crate) fn insert(&mut self, program: Program, fitness: f64, target: Scope) -> u32 {
         let slot = self.order.push(self.slots.len() as u32);
         debug_assert_eq!(slot as usize, self.slots.len());
         self.ids.insert(program.id.clone(), slot);
         self.ranking.insert(self.key(slot, fitness, program.timestamp));
-        self.slots.push(Some(Box::new(Record { program, fitness })));
+        let group = target.map(|t| {
+            if self.groups.len() <= t as usize {
+                self.groups.resize_with(t as usize + 1, Group::default);
+            }
+            let group = &mut self.groups[t as usize];
+            let pos = group.order.push(slot);
+            group.ranking.insert(RankKey { fitness, timestamp: program.timestamp, pos, slot });
+            (t, pos)
+        });
+        self.slots.push(Some(Box::new(Record { program, fitness, group })));
         self.islands.push(0);
         slot
     }
@@ -57,7 +80,7 @@ impl Population {
         let mut fresh = Population::default();
         for old in self.order.iter() {
             let record = self.slots[old as usize].take().expect("an ordered slot is live");
-            remap[old as usize] = fresh.insert(record.program, record.fitness);
+            remap[old as usize] = fresh.insert(record.program, record.fitness, record.group.map(|(t, _)| t));
         }
         (fresh, remap)
     }
@@ -67,6 +90,11 @@ impl Population {
         self.order.remove(slot);
         self.ids.remove(&record.program.id);
         self.ranking.remove(&self.key(slot, record.fitness, record.program.timestamp));
+        if let Some((t, pos)) = record.group {
+            let group = &mut self.groups[t as usize];
+            group.order.remove(pos);
+            group.ranking.remove(&RankKey { fitness: record.fitness, timestamp: record.program.timestamp, pos, slot });
+        }
         *record
     }
 
@@ -112,21 +140,49 @@ impl Population {
         self.order.iter()
     }
 
-    /// The live program of insertion rank `k`.
-    pub(crate) fn nth(&self, k: usize) -> u32 {
-        self.order.select(k).1
-    }
-
     /// Best programs of the whole population, best first.
     pub(crate) fn top(&self, k: usize) -> impl Iterator<Item = &RankKey> {
         self.ranking.top(k)
     }
 
-    pub(crate) fn rank_of(&self, key: &RankKey) -> usize {
-        self.order.rank(key.pos)
-    }
-
     pub(crate) fn best(&self) -> Option<u32> {
         self.ranking.best().map(|k| k.slot)
     }
+
+    /// The index a scope reads: one target's, or the whole population's.
+    fn index(&self, scope: Scope) -> (&LiveOrder, &Ranking) {
+        match scope.and_then(|t| self.groups.get(t as usize)) {
+            Some(group) => (&group.order, &group.ranking),
+            None if scope.is_some() => (&EMPTY.0, &EMPTY.1),
+            None => (&self.order, &self.ranking),
+        }
+    }
+
+    /// The scoped forms of `len`, `nth`, `top`, `rank_of`, `best` and `slots`.
+    pub(crate) fn len_in(&self, scope: Scope) -> usize {
+        self.index(scope).0.len()
+    }
+
+    pub(crate) fn nth_in(&self, scope: Scope, k: usize) -> u32 {
+        self.index(scope).0.select(k).1
+    }
+
+    pub(crate) fn top_in(&self, scope: Scope, k: usize) -> impl Iterator<Item = &RankKey> {
+        self.index(scope).1.top(k)
+    }
+
+    pub(crate) fn rank_in(&self, scope: Scope, key: &RankKey) -> usize {
+        self.index(scope).0.rank(key.pos)
+    }
+
+    pub(crate) fn best_in(&self, scope: Scope) -> Option<u32> {
+        self.index(scope).1.best().map(|k| k.slot)
+    }
+
+    pub(crate) fn slots_in(&self, scope: Scope) -> impl Iterator<Item = u32> + '_ {
+        self.index(scope).0.iter()
+    }
 }
+
+/// What a target without programs reads.
+static EMPTY: std::sync::LazyLock<(LiveOrder, Ranking)> = std::sync::LazyLock::new(Default::default);

@@ -48,6 +48,9 @@ pub struct Program {
     pub branch: Option<Arc<str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<Arc<str>>,
+    /// In a several-target run: the target it is a version of (its home island's target).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Arc<str>>,
 }
 
 impl Program {

@@ -69,11 +69,23 @@ impl Face for Wasmtime {
         let out = self.guest.database().call_add(&mut self.store, *db, &request(r), now).expect("no trap");
         out.map(shape).map_err(|e| code(&e))
     }
-    fn sample(&mut self, db: &mut ResourceAny) -> Value {
-        shape(self.guest.database().call_sample(&mut self.store, *db).expect("no trap"))
+    fn sample(&mut self, db: &mut ResourceAny, target: Option<&str>) -> Result<Value, String> {
+        let calls = self.guest.database();
+        match target {
+            None => Ok(shape(calls.call_sample(&mut self.store, *db).expect("no trap"))),
+            Some(_) => {
+                calls.call_sample_for(&mut self.store, *db, target).expect("no trap").map(shape).map_err(|e| code(&e))
+            }
+        }
     }
-    fn best(&mut self, db: &ResourceAny) -> Value {
-        shape(self.guest.database().call_best(&mut self.store, *db).expect("no trap"))
+    fn best(&mut self, db: &ResourceAny, target: Option<&str>) -> Result<Value, String> {
+        let calls = self.guest.database();
+        match target {
+            None => Ok(shape(calls.call_best(&mut self.store, *db).expect("no trap"))),
+            Some(_) => {
+                calls.call_best_for(&mut self.store, *db, target).expect("no trap").map(shape).map_err(|e| code(&e))
+            }
+        }
     }
     fn info(&mut self, db: &ResourceAny) -> Value {
         shape(self.guest.database().call_info(&mut self.store, *db).expect("no trap"))
@@ -81,8 +93,16 @@ impl Face for Wasmtime {
     fn stats(&mut self, db: &ResourceAny) -> Value {
         shape(self.guest.database().call_stats(&mut self.store, *db).expect("no trap"))
     }
-    fn should_stop(&mut self, db: &ResourceAny) -> Value {
-        shape(self.guest.database().call_should_stop(&mut self.store, *db).expect("no trap"))
+    fn should_stop(&mut self, db: &ResourceAny, target: Option<&str>) -> Result<Value, String> {
+        let calls = self.guest.database();
+        match target {
+            None => Ok(shape(calls.call_should_stop(&mut self.store, *db).expect("no trap"))),
+            Some(_) => calls
+                .call_should_stop_for(&mut self.store, *db, target)
+                .expect("no trap")
+                .map(shape)
+                .map_err(|e| code(&e)),
+        }
     }
     fn plan(&mut self, db: &mut ResourceAny, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         let out = self.guest.database().call_plan(&mut self.store, *db, n, frozen, boosted).expect("no trap");

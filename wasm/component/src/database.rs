@@ -56,8 +56,16 @@ impl wit::GuestDatabase for Database {
         out(self.0.borrow_mut().sample())
     }
 
+    fn sample_for(&self, target: Option<String>) -> Result<wit::SampleResult, wit::Error> {
+        self.0.borrow_mut().sample_for(target.as_deref()).map(out).map_err(error)
+    }
+
     fn best(&self) -> Option<wit::BestProgram> {
         out(self.0.borrow().best())
+    }
+
+    fn best_for(&self, target: Option<String>) -> Result<Option<wit::BestProgram>, wit::Error> {
+        self.0.borrow().best_for(target.as_deref()).map(out).map_err(error)
     }
 
     fn info(&self) -> wit::DatabaseInfo {
@@ -80,6 +88,10 @@ impl wit::GuestDatabase for Database {
 
     fn should_stop(&self) -> wit::StopVerdict {
         out(self.0.borrow().should_stop())
+    }
+
+    fn should_stop_for(&self, target: Option<String>) -> Result<wit::StopVerdict, wit::Error> {
+        self.0.borrow().should_stop_for(target.as_deref()).map(out).map_err(error)
     }
 
     fn plan(&self, n: u32, frozen: Vec<u32>, boosted: Vec<u32>) -> Result<wit::WorkPlan, wit::Error> {

@@ -43,11 +43,11 @@ impl Face for Bindgen {
     fn add(&mut self, db: &mut Database, request: &Value, now: f64) -> Result<Value, String> {
         db.add(js(&request.to_string()), now).map(json).map_err(code)
     }
-    fn sample(&mut self, db: &mut Database) -> Value {
-        json(db.sample().expect("sample"))
+    fn sample(&mut self, db: &mut Database, target: Option<&str>) -> Result<Value, String> {
+        db.sample(target.map(String::from)).map(json).map_err(code)
     }
-    fn best(&mut self, db: &Database) -> Value {
-        json(db.best().expect("best"))
+    fn best(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
+        db.best(target.map(String::from)).map(json).map_err(code)
     }
     fn info(&mut self, db: &Database) -> Value {
         json(db.info().expect("info"))
@@ -55,8 +55,8 @@ impl Face for Bindgen {
     fn stats(&mut self, db: &Database) -> Value {
         json(db.stats().expect("stats"))
     }
-    fn should_stop(&mut self, db: &Database) -> Value {
-        json(db.should_stop().expect("shouldStop"))
+    fn should_stop(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
+        db.should_stop(target.map(String::from)).map(json).map_err(code)
     }
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         db.plan(n, Some(frozen.to_vec()), Some(boosted.to_vec())).map(json).map_err(code)

@@ -70,6 +70,12 @@ pub const OPERATOR: Flag = Flag::text("operator", "OPERATOR", "The operator that
     PossibleValue { name: "crossover", help: "a merge of two parents" },
     PossibleValue { name: "migration", help: "a program carried to another island" },
 ]);
+/// `targetId`, not `target`: on `add`, `--target` is git mode's evolved file.
+pub const TARGET_ID: Flag = Flag::text(
+    "targetId",
+    "ID",
+    "Several-target runs: the target this candidate is a version of (else its plan item's, island's or parent's)",
+);
 pub const PLAN_ITEM: Flag =
     Flag::text("planItem", "NAME", "The `plan` item this candidate answers; it lands on that item's island");
 
@@ -96,8 +102,15 @@ pub const GIT_FLAGS: [Flag; 4] = [
     ),
 ];
 
-const ADD_FLAGS: [Flag; 17] =
-    concat_flags(&[&CANDIDATE_FLAGS, &[PARENT_ID, ID, ISLAND, STATUS, REASON, OPERATOR, PLAN_ITEM], &GIT_FLAGS]);
+const ADD_FLAGS: [Flag; 18] = concat_flags(&[
+    &CANDIDATE_FLAGS,
+    &[PARENT_ID, ID, ISLAND, STATUS, REASON, OPERATOR, PLAN_ITEM, TARGET_ID],
+    &GIT_FLAGS,
+]);
+const SEED_FLAGS: [Flag; 7] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID]]);
+/// `sample`, `best` and `should-stop` of one target.
+pub const FOR_TARGET: Flag =
+    Flag::text("target", "ID", "Several-target runs: only this target (its islands, its best, its verdict)");
 
 // --- the other commands' flags --------------------------------------------------------------------
 
@@ -130,14 +143,17 @@ pub const SEED: Command =
     Command::new("seed", r#"Add the initial program: parent "0", changes "initial implementation" (seed CLI)"#)
         .in_node()
         .positionals(DB_ONLY)
-        .flags(&CANDIDATE_FLAGS);
+        .flags(&SEED_FLAGS);
 pub const ADD: Command =
     Command::new("add", "Add a scored candidate (seed CLI)").in_node().positionals(DB_ONLY).flags(&ADD_FLAGS);
 pub const SAMPLE: Command = Command::new("sample", "Sample a parent and inspirations for the next mutation (seed CLI)")
     .in_node()
-    .positionals(DB_ONLY);
-pub const BEST: Command =
-    Command::new("best", "Print the best program, or null (seed CLI)").in_node().positionals(DB_ONLY);
+    .positionals(DB_ONLY)
+    .flags(&[FOR_TARGET]);
+pub const BEST: Command = Command::new("best", "Print the best program, or null (seed CLI)")
+    .in_node()
+    .positionals(DB_ONLY)
+    .flags(&[FOR_TARGET]);
 pub const INIT: Command = Command::new("init", "Create a database with a config and a seed; refuses an existing one")
     .in_node()
     .positionals(DB_ONLY)
@@ -208,4 +224,5 @@ pub const SHOULD_STOP: Command = Command::new(
     "Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)",
 )
 .in_node()
-.positionals(DB_ONLY);
+.positionals(DB_ONLY)
+.flags(&[FOR_TARGET]);

@@ -126,6 +126,7 @@ fn phases(db: &Path) {
         plan_item: None,
         branch: None,
         commit: None,
+        target: None,
     };
     let (_, add) = timed(&|store, b, db| {
         b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();

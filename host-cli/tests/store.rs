@@ -102,7 +102,7 @@ fn store_calls_match_the_in_memory_database_byte_for_byte() {
             let stored = fx.write(|m, store, db| m.call_sample(store, db).map(Ok)).unwrap();
             assert_eq!(
                 serde_json::json!(views::core::<_, evodb_core::Sample>(stored)),
-                memory.sample(&mut db),
+                memory.sample(&mut db, None).expect("a sample without a target"),
                 "sample after add {i}"
             );
             ops += 1;

@@ -120,7 +120,7 @@ const has = (...names) => (flags) => names.some((n) => flags[n] !== undefined);
  * @param {AddRequest} request
  */
 function precheck(request) {
-  const { island, planItem, ...intrinsic } = request;
+  const { island, planItem, target, ...intrinsic } = request;
   const scratch = new Database({}, 0);
   try {
     engine(() => scratch.add(intrinsic, 0));
@@ -150,7 +150,9 @@ async function seedCommand(dir, flags) {
     ["targetCode", has("targetCode", "targetCodeFile")],
     ["metrics", has("metrics")],
   ]);
+  /** @type {AddRequest} */
   const request = { ...fields, parentId: ROOT_PARENT_ID, changes: fields.changes ?? "initial implementation" };
+  if (flags.targetId !== undefined) request.target = flags.targetId;
   precheck(request);
   const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
   const outcome = written.value;
@@ -178,6 +180,7 @@ async function addCommand(dir, flags) {
   for (const key of ["status", "reason", "operator", "planItem"]) {
     if (flags[key] !== undefined) request[key] = flags[key];
   }
+  if (flags.targetId !== undefined) request.target = flags.targetId;
   precheck(request);
   const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
   const { stdout, warnings } = addOutcome(written.value);
@@ -352,9 +355,9 @@ async function run({ name, positionals, flags }) {
     case "add":
       return addCommand(dir, flags);
     case "sample":
-      return written(dir, (db) => ({ value: db.sample(), save: true }), true);
+      return written(dir, (db) => ({ value: db.sample(flags.target), save: true }), true);
     case "best":
-      return JSON.stringify(read(dir, (db) => db.best()));
+      return JSON.stringify(read(dir, (db) => db.best(flags.target)));
     case "init":
       return initCommand(dir, flags);
     case "stats":
@@ -391,7 +394,7 @@ async function run({ name, positionals, flags }) {
       return written(dir, (db) => ({ value: db.plan(n, frozen, boosted), save: true }), true);
     }
     case "should-stop":
-      return JSON.stringify(read(dir, (db) => db.shouldStop()));
+      return JSON.stringify(read(dir, (db) => db.shouldStop(flags.target)));
     case "note":
       return noteCommand(dir, flags);
     case "notes": {

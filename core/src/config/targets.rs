@@ -97,7 +97,7 @@ impl Config {
             return Ok(());
         }
         let count = self.targets.len() as u32;
-        if self.num_islands % count != 0 {
+        if !self.num_islands.is_multiple_of(count) {
             return Err(Error::config(
                 "numIslands",
                 format!(

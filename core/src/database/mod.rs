@@ -132,7 +132,7 @@ impl Database {
                 0
             }
         };
-        warnings.extend(self.consistency_warnings(&request, parent));
+        warnings.extend(self.consistency_warnings(&request, parent, scope));
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
         if let Some((index, _, _)) = planned {
             self.pending.remove(index);
@@ -354,14 +354,16 @@ impl Database {
     /// metric names on every candidate (the mean of different metrics ranks nothing).
     /// Metric names are compared with the parent's (else the best's): a child is scored like its
     /// parent, and that costs no scan of the population.
-    fn consistency_warnings(&self, request: &AddRequest, parent: Option<u32>) -> Vec<String> {
+    /// In a several-target run, each target has its own initial program.
+    fn consistency_warnings(&self, request: &AddRequest, parent: Option<u32>, scope: Scope) -> Vec<String> {
         let mut warnings = Vec::new();
-        if request.is_seed() && !self.is_empty() {
+        let held = self.population.len_in(scope);
+        if request.is_seed() && held > 0 {
             warnings.push(format!(
-                "the database already holds {} program{} and this is a second initial program (`seed`); \
+                "the {} already holds {held} program{} and this is a second initial program (`seed`); \
                  to continue the run, add candidates with --parentId from `sample`",
-                self.len(),
-                if self.len() == 1 { "" } else { "s" }
+                if scope.is_some() { "target" } else { "database" },
+                if held == 1 { "" } else { "s" }
             ));
         }
         if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program)

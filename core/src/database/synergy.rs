@@ -67,7 +67,10 @@ impl Database {
                 let ids: Vec<String> = (0..self.config.targets.len() as u32).map(id).collect();
                 Err(Error::input(
                     "target",
-                    format!("is required: this run evolves {}; name the candidate's target", ids.join(", ")),
+                    format!(
+                        "is required: this run evolves {}; name the candidate's target (--targetId)",
+                        ids.join(", ")
+                    ),
                 ))
             }
         }

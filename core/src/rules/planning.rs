@@ -119,7 +119,7 @@ impl Database {
     /// target's best; none until every target has one.
     fn synergy_item(&self, generation: u64) -> Option<SynergyItem> {
         let every = self.config.synergy_every?;
-        if (generation + 1) % every != 0 {
+        if !(generation + 1).is_multiple_of(every) {
             return None;
         }
         let parts = (0..self.config.targets.len() as u32)

@@ -1,6 +1,18 @@
 /* tslint:disable */
 /* eslint-disable */
 /**
+ * A `plan` round's synergy item: combine each target's current best into one candidate,
+ * evaluate it, and add it naming this item; its result is recorded against every target.
+ */
+export interface SynergyItem {
+    /**
+     * `gen-{N}/synergy`: the `planItem` of the add that answers it.
+     */
+    name: string;
+    parts: SynergyPart[];
+}
+
+/**
  * A note as `note` asks for it.
  *
  * ```
@@ -78,6 +90,11 @@ export interface AddRequest {
      * The candidate's git commit (git mode), kept with the program.
      */
     commit?: string;
+    /**
+     * In a several-target run: the target the candidate is a version of (else taken from its
+     * plan item, island or parent).
+     */
+    target?: string;
 }
 
 /**
@@ -166,6 +183,16 @@ export interface Config {
      * How much run memory (`notes`) each sample and plan item carries.
      */
     notes?: NoteLimits;
+    /**
+     * Several targets (files or functions) evolved in one run, each on its own group of
+     * `numIslands / targets` islands. Empty: one target, as in the seed.
+     */
+    targets?: TargetSpec[];
+    /**
+     * With several targets: every this many plan rounds, a `synergy` item names each target's
+     * best, to be combined and evaluated together.
+     */
+    synergyEvery?: number;
 }
 
 /**
@@ -202,7 +229,7 @@ export interface CellStats {
 /**
  * One event. Serialized with an `event` tag: `{"event": "added", …}`.
  */
-export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null } | { event: "noted"; request: NoteRequest } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
 
 /**
  * One feature dimension.
@@ -224,6 +251,58 @@ export type FeatureDim = { kind: "metric"; metric: string; min: number; max: num
 export interface IslandSpec {
     name: string;
     description?: string;
+}
+
+/**
+ * One target of a several-target run.
+ */
+export interface TargetSpec {
+    /**
+     * What programs and commands call it, e.g. `"parse"` or `"src/solver.py"`.
+     */
+    id: string;
+    description?: string;
+    /**
+     * Plan items per round: a target of weight 2 gets two for each one of a weight-1 target.
+     */
+    weight?: number;
+}
+
+/**
+ * One target's figures (`stats.targets`): its programs, its best, and its own stopping verdict
+ * (the threshold on its best, the budget, patience on its own evaluations).
+ */
+export interface TargetStats {
+    id: string;
+    /**
+     * Its islands, lowest first.
+     */
+    islands: number[];
+    programCount: number;
+    bestProgramId: string | null;
+    bestFitness: number | null;
+    /**
+     * Evaluations of its candidates; synergy evaluations count for every target.
+     */
+    evaluations: number;
+    /**
+     * Of those, in a row without a new best of the target.
+     */
+    stagnation: number;
+    /**
+     * The best fitness a synergy candidate holding this target's program reached.
+     */
+    bestSynergyFitness: number | null;
+    stop: boolean;
+    reason: string | null;
+}
+
+/**
+ * One target's program in a synergy item.
+ */
+export interface SynergyPart {
+    target: string;
+    programId: string;
 }
 
 /**
@@ -255,6 +334,10 @@ export interface PlanItem {
      * Run memory: the most recent notes, newest first, within `config.notes`.
      */
     notes?: Note[];
+    /**
+     * In a several-target run: the target the candidate is a version of.
+     */
+    target?: string;
 }
 
 /**
@@ -314,6 +397,10 @@ export interface Plan {
      */
     generation: number;
     items: PlanItem[];
+    /**
+     * Every `synergyEvery` rounds of a several-target run: the item combining each target's best.
+     */
+    synergy?: SynergyItem;
 }
 
 /**
@@ -386,6 +473,10 @@ export interface Stats {
      * MAP-Elites figures, when feature dimensions are configured.
      */
     cells?: CellStats;
+    /**
+     * Per target, in a several-target run.
+     */
+    targets?: TargetStats[];
 }
 
 /**
@@ -505,6 +596,10 @@ export interface Sample {
      * Run memory: the most recent notes, newest first, within `config.notes`.
      */
     notes?: Note[];
+    /**
+     * In a several-target run: the target the candidate is a version of.
+     */
+    target?: string;
 }
 
 export interface Inspiration {
@@ -558,13 +653,14 @@ export class Database {
      */
     add(request: AddRequest, now: number): AddOutcome;
     /**
-     * `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
+     * `db.best(target?)`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or
+     * `null`; with `target`, that target's best.
      *
      * ```js
      * const score = db.best()?.metrics.score;
      * ```
      */
-    best(): BestProgram | null;
+    best(target?: string | null): BestProgram | null;
     /**
      * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
      *
@@ -667,21 +763,24 @@ export class Database {
      */
     static replay(events: Event[]): Database;
     /**
-     * `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+     * `db.sample(target?)`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+     * In a several-target run, `target` keeps every draw within that target's islands.
      *
      * ```js
      * const { parent, inspirations } = db.sample(); // the prompt's program and its examples
+     * const forParser = db.sample("parse");
      * ```
      */
-    sample(): Sample;
+    sample(target?: string | null): Sample;
     /**
-     * `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
+     * `db.shouldStop(target?)`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`;
+     * with `target`, that target's verdict.
      *
      * ```js
      * while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
      * ```
      */
-    shouldStop(): StopVerdict;
+    shouldStop(target?: string | null): StopVerdict;
     /**
      * `db.stats()`: `{programCount, evaluations, bestProgramId, bestFitness, meanFitness,
      * baselineFitness, improvement, islands: [{island, size, bestProgramId, bestFitness, meanFitness}]}`.
@@ -775,7 +874,7 @@ export interface InitOutput {
     readonly __wbg_database_free: (a: number, b: number) => void;
     readonly __wbg_simulation_free: (a: number, b: number) => void;
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
-    readonly database_best: (a: number) => [number, number, number];
+    readonly database_best: (a: number, b: number, c: number) => [number, number, number];
     readonly database_fromJson: (a: number, b: number) => [number, number, number];
     readonly database_info: (a: number) => [number, number, number];
     readonly database_lineage: (a: number, b: number, c: number) => [number, number, number];
@@ -788,8 +887,8 @@ export interface InitOutput {
     readonly database_populationMarkdown: (a: number) => [number, number];
     readonly database_recordEvents: (a: number, b: number) => void;
     readonly database_replay: (a: any) => [number, number, number];
-    readonly database_sample: (a: number) => [number, number, number];
-    readonly database_shouldStop: (a: number) => [number, number, number];
+    readonly database_sample: (a: number, b: number, c: number) => [number, number, number];
+    readonly database_shouldStop: (a: number, b: number, c: number) => [number, number, number];
     readonly database_stats: (a: number) => [number, number, number];
     readonly database_takeEvents: (a: number) => [number, number, number];
     readonly database_toJson: (a: number) => [number, number];

@@ -47,15 +47,19 @@ export class Database {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
-     * `db.best()`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or `null`.
+     * `db.best(target?)`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or
+     * `null`; with `target`, that target's best.
      *
      * ```js
      * const score = db.best()?.metrics.score;
      * ```
+     * @param {string | null} [target]
      * @returns {BestProgram | null}
      */
-    best() {
-        const ret = wasm.database_best(this.__wbg_ptr);
+    best(target) {
+        var ptr0 = isLikeNone(target) ? 0 : passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.database_best(this.__wbg_ptr, ptr0, len0);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }
@@ -299,30 +303,39 @@ export class Database {
         return Database.__wrap(ret[0]);
     }
     /**
-     * `db.sample()`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+     * `db.sample(target?)`: `{parent, inspirations}`; `parent` is `null` for an empty database.
+     * In a several-target run, `target` keeps every draw within that target's islands.
      *
      * ```js
      * const { parent, inspirations } = db.sample(); // the prompt's program and its examples
+     * const forParser = db.sample("parse");
      * ```
+     * @param {string | null} [target]
      * @returns {Sample}
      */
-    sample() {
-        const ret = wasm.database_sample(this.__wbg_ptr);
+    sample(target) {
+        var ptr0 = isLikeNone(target) ? 0 : passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.database_sample(this.__wbg_ptr, ptr0, len0);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }
         return takeFromExternrefTable0(ret[0]);
     }
     /**
-     * `db.shouldStop()`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`.
+     * `db.shouldStop(target?)`: `{stop, reason, evaluations, rounds, stagnation, bestFitness}`;
+     * with `target`, that target's verdict.
      *
      * ```js
      * while (!db.shouldStop().stop) { const { parent } = db.sample(); db.add(await evolve(parent), now()); }
      * ```
+     * @param {string | null} [target]
      * @returns {StopVerdict}
      */
-    shouldStop() {
-        const ret = wasm.database_shouldStop(this.__wbg_ptr);
+    shouldStop(target) {
+        var ptr0 = isLikeNone(target) ? 0 : passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.database_shouldStop(this.__wbg_ptr, ptr0, len0);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }

@@ -37,8 +37,8 @@ pub enum Command {
     Info(DbArg),
     Seed(SeedArgs),
     Add(Box<AddArgs>),
-    Sample(DbArg),
-    Best(DbArg),
+    Sample(TargetedArgs),
+    Best(TargetedArgs),
     Init(Box<InitArgs>),
     Stats(DbArg),
     Validate(DbArg),
@@ -48,7 +48,7 @@ pub enum Command {
     Demo(DemoArgs),
     View(ViewArgs),
     Plan(PlanArgs),
-    ShouldStop(DbArg),
+    ShouldStop(TargetedArgs),
     Note(NoteArgs),
     Notes(NotesArgs),
     Skill(SkillArgs),
@@ -92,6 +92,14 @@ pub struct CandidateArgs {
 pub struct SeedArgs {
     pub db: DbArg,
     pub candidate: CandidateArgs,
+    pub target_id: Option<String>,
+}
+
+/// `sample`, `best`, `should-stop`: the database and, in a several-target run, the target.
+#[derive(Debug)]
+pub struct TargetedArgs {
+    pub db: DbArg,
+    pub target: Option<String>,
 }
 
 #[derive(Debug)]
@@ -105,6 +113,7 @@ pub struct AddArgs {
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
+    pub target_id: Option<String>,
     pub git: GitArgs,
 }
 
@@ -190,7 +199,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
     let command = match name {
         "create" => Command::Create(db()),
         "info" => Command::Info(db()),
-        "seed" => Command::Seed(SeedArgs { db: db(), candidate: candidate(m) }),
+        "seed" => Command::Seed(SeedArgs { db: db(), candidate: candidate(m), target_id: optional(m, "targetId") }),
         "add" => Command::Add(Box::new(AddArgs {
             db: db(),
             candidate: candidate(m),
@@ -201,6 +210,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
             reason: optional(m, "reason"),
             operator: optional(m, "operator"),
             plan_item: optional(m, "planItem"),
+            target_id: optional(m, "targetId"),
             git: GitArgs {
                 branch: optional(m, "branch"),
                 commit: optional(m, "commit"),
@@ -208,8 +218,8 @@ fn from_matches(m: &ArgMatches) -> Cli {
                 protected: optional(m, "protected"),
             },
         })),
-        "sample" => Command::Sample(db()),
-        "best" => Command::Best(db()),
+        "sample" => Command::Sample(TargetedArgs { db: db(), target: optional(m, "target") }),
+        "best" => Command::Best(TargetedArgs { db: db(), target: optional(m, "target") }),
         "init" => Command::Init(Box::new(init(m))),
         "stats" => Command::Stats(db()),
         "validate" => Command::Validate(db()),
@@ -230,7 +240,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
             frozen: list(m, "frozen"),
             boosted: list(m, "boosted"),
         }),
-        "should-stop" => Command::ShouldStop(db()),
+        "should-stop" => Command::ShouldStop(TargetedArgs { db: db(), target: optional(m, "target") }),
         "note" => Command::Note(NoteArgs {
             db: db().db,
             kind: required(m, "kind"),

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::args::{
     AddArgs, CandidateArgs, Command, DbArg, ExportArgs, ExportFormat, HistoryArgs, InitArgs, LineageArgs, PlanArgs,
-    SeedArgs,
+    SeedArgs, TargetedArgs,
 };
 use crate::failure::Failure;
 use crate::location::Location;
@@ -51,14 +51,17 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         }
         Command::Seed(args) => seed(runtime, args),
         Command::Add(args) => add(runtime, *args),
-        Command::Sample(DbArg { db }) => {
+        Command::Sample(TargetedArgs { db: DbArg { db }, target }) => {
             let mut session = runtime.open(&db, Access::Write)?;
             let warnings = session.new_database_warning();
-            let sample = session.write(|m, st, db| ok(m.call_sample(st, db)))?;
+            let sample = match &target {
+                None => session.write(|m, st, db| ok(m.call_sample(st, db)))?,
+                Some(_) => session.write(|m, st, db| m.call_sample_for(st, db, target.as_deref()))?,
+            };
             Ok(Printed { stdout: output::json(&core::<_, Sample>(sample)), warnings })
         }
-        Command::Best(DbArg { db }) => {
-            let best = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
+        Command::Best(TargetedArgs { db: DbArg { db }, target }) => {
+            let best = runtime.open(&db, Access::Read)?.read(|m, st, db| m.call_best_for(st, db, target.as_deref()))?;
             Ok(output::json(&core::<_, Option<BestProgram>>(best)).into())
         }
         Command::Init(args) => init(runtime, *args),
@@ -92,8 +95,9 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
             let plan = session.write(|m, st, db| m.call_plan(st, db, n, &frozen, &boosted))?;
             Ok(Printed { stdout: output::json(&core::<_, Plan>(plan)), warnings })
         }
-        Command::ShouldStop(DbArg { db }) => {
-            let verdict = runtime.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_should_stop(st, db)))?;
+        Command::ShouldStop(TargetedArgs { db: DbArg { db }, target }) => {
+            let verdict =
+                runtime.open(&db, Access::Read)?.read(|m, st, db| m.call_should_stop_for(st, db, target.as_deref()))?;
             Ok(output::json(&core::<_, StopVerdict>(verdict)).into())
         }
         Command::Note(args) => crate::notes::note(runtime, args),
@@ -122,10 +126,13 @@ pub fn now() -> f64 {
     millis as f64 / 1000.0
 }
 
-fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Printed, Failure> {
+fn seed(runtime: &Runtime, SeedArgs { db, candidate, target_id }: SeedArgs) -> Result<Printed, Failure> {
     let mut fields = candidate_fields(candidate, false)?;
     fields.entry("changes").or_insert_with(|| json!("initial implementation"));
     fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
+    if let Some(target) = target_id {
+        fields.insert("target".into(), json!(target));
+    }
     let request = add_request(fields)?;
     let (mut warnings, outcome) = add_to(runtime, &db.db, &request)?;
     warnings.extend(outcome.warnings);
@@ -133,7 +140,8 @@ fn seed(runtime: &Runtime, SeedArgs { db, candidate }: SeedArgs) -> Result<Print
 }
 
 fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
-    let AddArgs { db, candidate: mut c, parent_id, id, island, status, reason, operator, plan_item, git } = args;
+    let AddArgs { db, candidate: mut c, parent_id, id, island, status, reason, operator, plan_item, target_id, git } =
+        args;
     let git = crate::git_mode::resolve(git)?;
     if let Some(git) = &git {
         git.fill_code(&mut c.code_path, &mut c.target_code, c.target_code_file.is_some());
@@ -160,6 +168,7 @@ fn add(runtime: &Runtime, args: AddArgs) -> Result<Printed, Failure> {
         ("reason", reason.map(|r| json!(r))),
         ("operator", operator.map(|o| json!(o))),
         ("planItem", plan_item.map(|p| json!(p))),
+        ("target", target_id.map(|t| json!(t))),
     ];
     for (key, value) in extras {
         if let Some(value) = value {

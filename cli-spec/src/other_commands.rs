@@ -45,7 +45,10 @@ pub const VIEW: Command = Command::new(
     Value::Path,
     "A database directory (or its database.json) to open in the playground",
 )])
-.flags(&[Flag::of("port", Value::U16, "PORT", "Port on 127.0.0.1; 0 picks a free one").default("8787")]);
+.flags(&[
+    Flag::of("port", Value::U16, "PORT", "Port on 127.0.0.1; 0 picks a free one").default("8787"),
+    Flag::switch("open", "Open the page in the system's browser too"),
+]);
 
 pub const SKILL: Command =
     Command::new("skill", "Install the evodb-evolve skill: `evodb skill install .claude/skills/evodb-evolve`")

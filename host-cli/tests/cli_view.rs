@@ -1,9 +1,12 @@
-//! `evodb view`: the playground and the run's files over http on 127.0.0.1, read-only; a missing
-//! database is a clear error. (The page itself is tested in Chromium: www/tests/.)
+//! `evodb view`: the playground and the run's files over http on 127.0.0.1, read-only; the
+//! history's new lines for a page following the run; `--open`; a missing database is a clear
+//! error. (The page itself is tested in Chromium: www/tests/.)
 
 mod cli;
 
-use cli::viewer::{get, view};
+use std::io::Write;
+
+use cli::viewer::{get, header, request, view};
 use cli::{Run, command};
 
 #[test]
@@ -54,4 +57,69 @@ fn no_database_is_a_clear_error() {
     assert_eq!(run.code, 3, "{run:?}");
     assert!(run.stderr.contains("no database.json in"), "{run:?}");
     assert!(run.stderr.contains("pass the database directory"), "{run:?}");
+}
+
+#[test]
+fn history_from_a_byte_answers_only_complete_new_lines_and_where_to_ask_next() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().display().to_string();
+    let demo = Run::from(command().args(["demo", "--iterations", "3", "--out", &out]).output().unwrap());
+    assert_eq!(demo.code, 0, "{demo:?}");
+    let path = tmp.path().join("database/history.ndjson");
+    let history = std::fs::read(&path).unwrap();
+    let len = history.len();
+    let viewer = view(&[tmp.path().join("database").to_str().unwrap()]);
+    let next = |head: &str| header(head, "X-Evodb-Next").expect("X-Evodb-Next").parse::<usize>().unwrap();
+
+    let (status, head, body) = request(&viewer, "GET", "/run/history.ndjson?from=0");
+    assert_eq!((status, next(&head)), (200, len));
+    assert_eq!(body, history);
+    let (_, head, body) = request(&viewer, "GET", &format!("/run/history.ndjson?from={len}"));
+    assert_eq!((body.len(), next(&head)), (0, len), "nothing new yet");
+
+    // A line still being written is not sent; once complete, it is, and only it.
+    let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    file.write_all(br#"{"event":"planned","n":1,"#).unwrap();
+    let (_, head, body) = request(&viewer, "GET", &format!("/run/history.ndjson?from={len}"));
+    assert_eq!((body.len(), next(&head)), (0, len), "a torn last line waits");
+    file.write_all(b"\"frozen\":[],\"boosted\":[],\"items\":[]}\n").unwrap();
+    let (_, head, body) = request(&viewer, "GET", &format!("/run/history.ndjson?from={len}"));
+    let line = br#"{"event":"planned","n":1,"frozen":[],"boosted":[],"items":[]}"#;
+    assert_eq!(body, [&line[..], b"\n"].concat());
+    assert_eq!(next(&head), len + line.len() + 1);
+
+    // Asking beyond the end means the run was replaced: the page opens it again.
+    let (status, _, body) = request(&viewer, "GET", &format!("/run/history.ndjson?from={}", len * 2));
+    assert_eq!(status, 409);
+    assert!(String::from_utf8_lossy(&body).contains("open it again"));
+}
+
+#[cfg(unix)]
+#[test]
+fn open_starts_the_systems_browser_on_the_url() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Stdio;
+
+    let tmp = tempfile::tempdir().unwrap();
+    // A stand-in for xdg-open (and macOS's open) that writes down what it was asked to open.
+    let opened = tmp.path().join("opened.txt");
+    for name in ["xdg-open", "open"] {
+        let script = tmp.path().join(name);
+        std::fs::write(&script, format!("#!/bin/sh\necho \"$@\" > '{}'\n", opened.display())).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", tmp.path().display(), std::env::var("PATH").unwrap_or_default());
+    let mut child =
+        command().args(["view", "--port", "0", "--open"]).env("PATH", path).stdout(Stdio::piped()).spawn().unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let written = || std::fs::read_to_string(&opened).is_ok_and(|s| s.ends_with('\n'));
+    while !written() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(std::fs::read_to_string(&opened).unwrap_or_default().trim(), url.trim());
 }

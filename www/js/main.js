@@ -6,9 +6,11 @@ import init from "../pkg/evodb.js";
 import { Model } from "./model.js";
 import { LiveRun, savedRun, settingsFrom } from "./sources.js";
 import { IslandsView } from "./views/islands.js";
-import { drawFitness } from "./views/fitness.js";
+import { FitnessView } from "./views/fitness.js";
 import { drawHeatmap } from "./views/heatmap.js";
-import { drawEvents, drawLineage, drawTop } from "./views/panels.js";
+import { EventsView, TopView } from "./views/panels.js";
+import { ProgramView } from "./views/program.js";
+import { follow } from "./follow.js";
 
 /** @import { RunEvent, Settings } from "./types.js" */
 
@@ -25,25 +27,53 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
 
 /**
  * @type {{model: Model, events: RunEvent[], live: LiveRun | null, playing: boolean,
- *   selected: string | null, dirty: boolean, frames: number, playStart: number}}
+ *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
+ *   heatmap: string, stopFollowing: (() => void) | null}}
  */
 const state = {
   model: new Model(),
   events: [],
   live: null,
   playing: false,
+  // The program the panel shows: the best while `following`, else the one picked.
   selected: null,
+  following: true,
   dirty: true,
   frames: 0,
   playStart: 0,
+  heatmap: "",
+  stopFollowing: null,
 };
 
-/** @param {string} id */
+/**
+ * Opens program `id` in the panel and pins it there; the address gets its permalink.
+ * @param {string} id
+ */
 const select = (id) => {
   state.selected = id;
+  state.following = false;
+  history.replaceState(null, "", `#program=${encodeURIComponent(id)}`);
   state.dirty = true;
 };
+
+/** The panel follows the best program again. */
+function followBest() {
+  state.following = true;
+  history.replaceState(null, "", location.pathname + location.search);
+  state.dirty = true;
+}
+
+/** The program named by the address's `#program=<id>`, if any. */
+function programInHash() {
+  const match = /^#program=(.+)$/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
 const islandsView = new IslandsView($canvas("islands"), select);
+const fitnessView = new FitnessView($canvas("fitness"), select);
+const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
+const eventsView = new EventsView($("events"), select);
+const topView = new TopView($("top"), select);
 
 /** @param {string} text */
 function status(text) {
@@ -56,7 +86,9 @@ function status(text) {
  */
 function seek(k) {
   const target = Math.max(0, Math.min(k, state.events.length));
-  if (target < state.model.applied) state.model.reset({});
+  // Before any event the run's own setup shows (its islands), not a default one.
+  const first = state.events[0];
+  if (target < state.model.applied) state.model.reset(first?.event === "created" ? first.config : {});
   for (let i = state.model.applied; i < target; i += 1) state.model.apply(state.events[i]);
   state.dirty = true;
 }
@@ -74,9 +106,11 @@ function startSimulation(settings) {
     status(`Cannot start: ${e.message}`);
     return false;
   }
+  stopFollowingRun();
+  state.following = true;
   state.events = state.live.step(0);
   state.model.reset({});
-  state.selected = null;
+  state.model.fixedRange = null;
   seek(state.events.length);
   status(`Simulating seed ${settings.seed} with the core (same run as \`evodb demo --seed ${settings.seed}\`).`);
   return true;
@@ -123,15 +157,20 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+/** Redraws what changed; each view skips itself when what it shows is unchanged. */
 function draw() {
   const { model } = state;
-  if (state.selected === null || !model.known.has(state.selected)) state.selected = model.best?.id ?? null;
+  if (state.following) state.selected = model.best?.id ?? null;
   islandsView.draw(model, state.selected);
-  drawFitness($canvas("fitness"), model);
-  drawHeatmap($canvas("heatmap"), model);
-  drawLineage($("lineage"), $("lineage-caption"), model, state.selected);
-  drawEvents($("events"), model);
-  drawTop($("top"), model, state.selected, select);
+  fitnessView.draw(model);
+  const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
+  if (heatmapKey !== state.heatmap) {
+    state.heatmap = heatmapKey;
+    drawHeatmap($canvas("heatmap"), model);
+  }
+  programView.draw(model, state.selected, state.following);
+  eventsView.draw(model);
+  topView.draw(model, state.selected);
   const position = $input("position");
   position.max = String(state.events.length);
   position.value = String(model.applied);
@@ -142,6 +181,8 @@ function draw() {
   body.events = String(state.events.length);
   body.position = String(model.applied);
   body.added = String(model.counts.added);
+  body.selected = state.selected ?? "";
+  body.bestId = model.best?.id ?? "";
   state.dirty = false;
 }
 
@@ -159,7 +200,7 @@ function openRun(databaseText, historyText, name) {
     state.live = null;
     state.events = run.events;
     state.model.reset({});
-    state.selected = null;
+    state.model.fixedRange = fitnessRange(run.events);
     seek(state.events.length);
     const note = $("replay-note");
     note.hidden = !run.note;
@@ -184,6 +225,46 @@ function openRun(databaseText, historyText, name) {
 }
 
 
+/**
+ * The lowest and highest fitness a list of events adds, so a saved run's colours stay put while
+ * its timeline moves (null: nothing added).
+ * @param {RunEvent[]} events
+ * @returns {[number, number] | null}
+ */
+function fitnessRange(events) {
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const e of events) {
+    if (e.event !== "added") continue;
+    lo = Math.min(lo, e.fitness);
+    hi = Math.max(hi, e.fitness);
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+function stopFollowingRun() {
+  state.stopFollowing?.();
+  state.stopFollowing = null;
+  $("live-badge").hidden = true;
+  document.body.dataset.live = "false";
+}
+
+/**
+ * Events appended to the followed run: they join the timeline, and a view at the end of it moves
+ * on with them.
+ * @param {RunEvent[]} events
+ */
+function appended(events) {
+  const atTheEnd = atEnd();
+  state.events.push(...events);
+  if (state.model.fixedRange) {
+    const more = fitnessRange(events);
+    if (more) state.model.fixedRange = [Math.min(state.model.fixedRange[0], more[0]), Math.max(state.model.fixedRange[1], more[1])];
+  }
+  if (atTheEnd) seek(state.events.length);
+  state.dirty = true;
+  status(`Following the run: ${state.events.length} events, ${state.model.programs.size} live programs.`);
+}
+
 /** @param {FileList} files */
 async function openFiles(files) {
   const byName = Object.fromEntries([...files].map((f) => [f.name, f]));
@@ -193,24 +274,45 @@ async function openFiles(files) {
     return;
   }
   const history = byName["history.ndjson"] ?? [...files].find((f) => f.name.endsWith(".ndjson"));
+  stopFollowingRun();
+  state.following = true;
   openRun(await database.text(), history ? await history.text() : null, database.name);
   showTab("replay");
 }
 
-/** @param {string} base */
+/**
+ * Opens the run at `base` (a URL holding database.json and history.ndjson) and, when its server
+ * is `evodb view`, follows it: events written after the page opened are added as they come.
+ * @param {string} base
+ */
 async function openUrl(base) {
+  const root = new URL(base, location.href);
   /** @param {string} name */
   const get = async (name) => {
-    const response = await fetch(new URL(name, new URL(base, location.href)));
-    return response.ok ? response.text() : null;
+    const response = await fetch(new URL(name, root));
+    return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
   };
-  const databaseText = await get("database.json");
-  if (databaseText === null) {
+  const database = await get("database.json");
+  if (database === null) {
     status(`No database.json at ${base}`);
     return;
   }
-  openRun(databaseText, await get("history.ndjson"), base);
+  const history = await get("history.ndjson");
+  const decoder = new TextDecoder();
+  stopFollowingRun();
+  const opened = openRun(decoder.decode(database), history && decoder.decode(history), base);
   showTab("replay");
+  if (opened === null || state.events[0]?.event !== "created" || !history) return;
+  state.stopFollowing = follow(new URL("history.ndjson", root), history.length, {
+    events: appended,
+    live: (on) => {
+      $("live-badge").hidden = false;
+      $("live-badge").classList.toggle("off", !on);
+      $("live-badge").textContent = on ? "live" : "live · reconnecting";
+      document.body.dataset.live = String(on);
+    },
+    restarted: () => openUrl(base),
+  });
 }
 
 /** @param {"simulate" | "replay"} which */
@@ -248,9 +350,22 @@ function wire() {
     e.preventDefault();
     if (e.dataTransfer) openFiles(e.dataTransfer.files);
   });
+  $("follow-best").addEventListener("click", followBest);
+  window.addEventListener("resize", () => (state.dirty = true));
+  window.addEventListener("hashchange", () => {
+    const id = programInHash();
+    if (id !== null && id !== state.selected) select(id);
+  });
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === " ") {
+    const shown = state.selected === null ? undefined : state.model.known.get(state.selected);
+    if (e.key === "[" && shown && state.model.known.has(shown.parentId)) {
+      select(shown.parentId);
+    } else if (e.key === "]" && shown && state.model.children.get(shown.id)?.length) {
+      select(/** @type {string[]} */ (state.model.children.get(shown.id))[0]);
+    } else if (e.key === "Escape") {
+      followBest();
+    } else if (e.key === " ") {
       e.preventDefault();
       if (state.playing) pause();
       else play();
@@ -282,6 +397,8 @@ async function start() {
       if (steps > 0) advance(steps);
     }
   }
+  const linked = programInHash();
+  if (linked !== null) select(linked);
   draw();
   document.body.dataset.ready = "true";
   requestAnimationFrame(frame);

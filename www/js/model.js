@@ -6,6 +6,7 @@
 /** @import { Config, IslandTotals, LogEntry, Point, Program, RunEvent, AddedEvent } from "./types.js" */
 
 const LOG_LENGTH = 200;
+const MAX_POINTS = 4096;
 
 export class Model {
   // Declared for the type checker; reset() gives every field its value.
@@ -21,10 +22,24 @@ export class Model {
   /** The elite archive's ids. @type {Set<string>} */ archive;
   /** @type {{added: number, rejected: number, errors: number, cached: number, migrated: number, evicted: number, sampled: number}} */ counts;
   /** @type {LogEntry[]} */ log;
+  /** Bumped whenever the log changes, so its view redraws only then. @type {number} */ logVersion = 0;
+  /** Bumped whenever programs join, leave or change, so views drawn from them redraw only then. @type {number} */ version = 0;
+  /** Per parent id: its children's ids, oldest first. @type {Map<string, string[]>} */ children;
   /** How many events of the list are applied. @type {number} */ applied;
+  /**
+   * The colour scale's range when the whole run is known (a saved run): fixed, so colours do not
+   * shift while the timeline moves. Survives `reset`.
+   * @type {[number, number] | null}
+   */
+  fixedRange = null;
 
   constructor() {
     this.reset({});
+  }
+
+  /** The fitness range colours are drawn against. @returns {[number, number]} */
+  range() {
+    return this.fixedRange ?? this.fitnessRange;
   }
 
   /** @param {Config | undefined} config */
@@ -41,7 +56,10 @@ export class Model {
     this.archive = new Set();
     this.counts = { added: 0, rejected: 0, errors: 0, cached: 0, migrated: 0, evicted: 0, sampled: 0 };
     this.log = [];
+    this.children = new Map();
     this.applied = 0;
+    this.logVersion += 1;
+    this.version += 1;
   }
 
   /** @param {RunEvent} event */
@@ -51,18 +69,18 @@ export class Model {
       case "created":
         this.reset(event.config);
         this.applied = 1;
-        this.note("created", `run created (seed ${event.seed}, ${this.numIslands} islands)`);
+        this.note("created", `run created (seed ${event.seed}, ${this.numIslands} islands${operatorsText(this.config)})`);
         break;
       case "added":
         this.added(event);
         break;
       case "status":
         this.counts.errors += 1;
-        this.note("error", `#${event.seq - 1} failed evaluation: ${event.reason}`);
+        this.note("error", `#${event.seq - 1} failed evaluation: ${event.reason}`, event.id);
         break;
       case "cached":
         this.counts.cached += 1;
-        this.note("cached", `duplicate of ${short(event.id)} answered from the cache`);
+        this.note("cached", `duplicate of ${short(event.id)} answered from the cache`, event.id);
         break;
       case "sampled":
         this.counts.sampled += 1;
@@ -87,6 +105,7 @@ export class Model {
       case "archive":
         for (const id of event.left) this.archive.delete(id);
         for (const id of event.entered) this.archive.add(id);
+        this.version += 1;
         this.note("archive", `archive: +${event.entered.map(short).join(" +") || "0"} −${event.left.map(short).join(" −") || "0"}`);
         break;
       default:
@@ -106,13 +125,18 @@ export class Model {
   /** @param {AddedEvent} event */
   added(event) {
     const request = event.request;
+    const parentId = request.parentId ?? "0";
+    const parent = this.programs.get(parentId);
+    /** @type {Program} */
     const program = {
       id: event.id,
       island: event.island,
       fitness: event.fitness,
       status: event.status,
       cell: event.cell ?? null,
-      parentId: request.parentId ?? "0",
+      parentId,
+      // As the core counts it: the parent's + 1, 0 when the parent is not live (or there is none).
+      generation: parent ? parent.generation + 1 : 0,
       code: request.targetCode,
       codePath: request.codePath,
       changes: request.changes ?? "",
@@ -126,13 +150,22 @@ export class Model {
     if (event.status === "rejected") this.counts.rejected += 1;
     this.known.set(program.id, program);
     this.programs.set(program.id, program);
+    const siblings = this.children.get(parentId);
+    if (siblings) siblings.push(program.id);
+    else this.children.set(parentId, [program.id]);
     this.join(event.island, program, program.migratedFrom !== null);
     if (event.status !== "rejected" && (this.best === null || program.fitness > this.best.fitness)) {
       this.best = program;
     }
     const [lo, hi] = this.fitnessRange;
     this.fitnessRange = [Math.min(lo, program.fitness), Math.max(hi, program.fitness)];
-    this.note("added", `#${event.seq - 1} ${short(event.id)} → island ${event.island}, fitness ${fmt(event.fitness)}`);
+    const rejected = event.status === "rejected" ? " (rejected)" : "";
+    const by = program.operator ? ` by ${program.operator}` : "";
+    this.note(
+      "added",
+      `#${event.seq - 1} ${short(event.id)}${by} → island ${event.island}, fitness ${fmt(event.fitness)}${rejected}`,
+      event.id,
+    );
   }
 
   /** @param {Extract<RunEvent, {event: "migrated"}>} event */
@@ -146,10 +179,10 @@ export class Model {
       this.known.set(copyId, copy);
       this.programs.set(copyId, copy);
       this.join(to, copy, true);
-      this.note("migrated", `${short(id)} copied from island ${from} to ${to} as ${short(copyId)}`);
+      this.note("migrated", `${short(id)} copied from island ${from} to ${to} as ${short(copyId)}`, copyId);
     } else {
       this.join(to, original, true);
-      this.note("migrated", `${short(id)} joined island ${to} from ${from}`);
+      this.note("migrated", `${short(id)} joined island ${to} from ${from}`, id);
     }
   }
 
@@ -165,7 +198,8 @@ export class Model {
       this.point(island);
     }
     if (deleted) this.programs.delete(id);
-    this.note("evicted", `${short(id)} evicted from island ${island}${deleted ? " (deleted)" : ""}`);
+    this.version += 1;
+    this.note("evicted", `${short(id)} evicted from island ${island}${deleted ? " (deleted)" : ""}`, id);
   }
 
   /**
@@ -177,6 +211,7 @@ export class Model {
     const members = this.islands[island];
     if (!members || members.has(program.id)) return;
     members.set(program.id, migrant);
+    this.version += 1;
     const stats = this.islandStats[island];
     stats.sum += program.fitness;
     stats.count += 1;
@@ -184,10 +219,20 @@ export class Model {
     this.point(island);
   }
 
-  /** @param {number} island */
+  /**
+   * Records island `island`'s best and mean now. A series past `MAX_POINTS` keeps every other
+   * point, so memory and drawing stay bounded however long a run goes.
+   * @param {number} island
+   */
   point(island) {
     const { sum, count, best } = this.islandStats[island];
-    this.series[island].push({ x: this.counts.added, best: best?.fitness ?? null, mean: count ? sum / count : null });
+    const series = this.series[island];
+    series.push({ x: this.counts.added, best: best?.fitness ?? null, mean: count ? sum / count : null, bestId: best?.id ?? null });
+    if (series.length > MAX_POINTS) {
+      let kept = 0;
+      for (let i = (series.length - 1) % 2; i < series.length; i += 2) series[kept++] = series[i];
+      series.length = kept;
+    }
   }
 
   /** @param {number} island */
@@ -232,11 +277,21 @@ export class Model {
   /**
    * @param {string} kind
    * @param {string} text
+   * @param {string} [id] the program the entry is about, for a click to open
    */
-  note(kind, text) {
-    this.log.push({ kind, text, at: this.applied });
+  note(kind, text, id) {
+    this.log.push({ kind, text, at: this.applied, id });
+    this.logVersion += 1;
     if (this.log.length > LOG_LENGTH * 2) this.log.splice(0, this.log.length - LOG_LENGTH);
   }
+}
+
+/**
+ * ", four operators" when the run's config weighs operators (seed 004), else "".
+ * @param {Config} config
+ */
+function operatorsText(config) {
+  return config.operators ? ", four operators" : "";
 }
 
 /** @param {string} id */

@@ -30,6 +30,7 @@
  * @property {Status} status
  * @property {number[] | null} cell
  * @property {string} parentId
+ * @property {number} generation
  * @property {string} code
  * @property {string} codePath
  * @property {string} changes
@@ -41,7 +42,7 @@
 
 /**
  * One point of an island's fitness series.
- * @typedef {{x: number, best: number | null, mean: number | null}} Point
+ * @typedef {{x: number, best: number | null, mean: number | null, bestId: string | null}} Point
  */
 
 /**
@@ -51,7 +52,7 @@
 
 /**
  * A line of the event list.
- * @typedef {{kind: string, text: string, at: number}} LogEntry
+ * @typedef {{kind: string, text: string, at: number, id?: string}} LogEntry
  */
 
 /**

@@ -5,16 +5,11 @@
 // target/www-screenshots/.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { data, demo as runDemo, launch, root, shots, workDir } from "./helpers.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const evodb = `${root}target/release/evodb`;
-const work = `${root}target/www-test`;
-const shots = `${root}target/www-screenshots`;
+const work = workDir("playground");
 const seedFixture = `${root}tests/fixtures/seed-written/database.json`;
 const { Simulation } = createRequire(import.meta.url)(`${root}wasm/pkg/evodb.cjs`);
 
@@ -49,53 +44,22 @@ const config = {
 const landscape = { terms: 4, ruggedness: 0.3 };
 const STEPS = 150;
 
-let browser;
-const servers = [];
+let chromium;
+let view;
+let open;
 
 before(async () => {
   rmSync(work, { recursive: true, force: true });
-  mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
+  mkdirSync(work, { recursive: true });
+  chromium = await launch();
+  ({ view, open } = chromium);
 });
 
 after(async () => {
-  for (const server of servers) server.kill();
-  await browser?.close();
+  await chromium?.close();
 });
 
-/** Starts `evodb view [db] --port 0` and resolves to the URL it prints. */
-function view(db) {
-  const child = spawn(evodb, ["view", ...(db ? [db] : []), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  servers.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout.once("data", (chunk) => resolve(chunk.toString().split("\n")[0].trim()));
-    child.once("exit", (code) => reject(new Error(`evodb view exited with ${code}`)));
-  });
-}
-
-/** Opens `url` and waits for `data-ready`; collects console errors and page errors. */
-async function open(url) {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  const errors = [];
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready=true]", { timeout: 30000 });
-  return { page, errors };
-}
-
-const data = (page) => page.evaluate(() => ({ ...document.body.dataset }));
-
-function demo(out, steps) {
-  execFileSync(evodb, ["demo", "--seed", String(settings.seed), "--iterations", String(steps), "--out", out,
-    "--config", JSON.stringify(config), "--landscape", JSON.stringify(landscape)], { stdio: "ignore" });
-  const stats = JSON.parse(execFileSync(evodb, ["stats", `${out}/database`]).toString());
-  return { stats, dir: `${out}/database` };
-}
+const demo = (out, steps) => runDemo(out, { seed: settings.seed, steps, config, landscape });
 
 test("the live simulation shows what `evodb demo` computes for the same seed and settings", async () => {
   const { stats } = demo(`${work}/demo`, STEPS);

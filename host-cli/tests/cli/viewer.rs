@@ -30,6 +30,18 @@ pub fn view(args: &[&str]) -> Viewer {
 
 /// One request; returns the status code, the content type and the body.
 pub fn get(viewer: &Viewer, method: &str, path: &str) -> (u16, String, Vec<u8>) {
+    let (status, head, body) = request(viewer, method, path);
+    let content_type = header(&head, "Content-Type").unwrap_or_default();
+    (status, content_type, body)
+}
+
+/// The value of header `name` in a response's header block.
+pub fn header(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(": ")).map(str::to_string)
+}
+
+/// One request; returns the status code, the whole header block and the body.
+pub fn request(viewer: &Viewer, method: &str, path: &str) -> (u16, String, Vec<u8>) {
     let address = viewer.base.trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).unwrap();
     write!(stream, "{method} {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
@@ -38,6 +50,5 @@ pub fn get(viewer: &Viewer, method: &str, path: &str) -> (u16, String, Vec<u8>) 
     let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
     let head = String::from_utf8_lossy(&response[..split]).into_owned();
     let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let content_type = head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or_default().to_string();
-    (status, content_type, response[split + 4..].to_vec())
+    (status, head, response[split + 4..].to_vec())
 }

@@ -50,6 +50,64 @@ export function fitnessPixel(value, range) {
   return PIXELS[Math.round(unit(value, range) * 255)];
 }
 
+/** Rejected programs: grey, whatever their fitness (they are kept, but are no candidates for best). */
+export const REJECTED = (255 << 24) | (0xa0 << 16) | (0xa0 << 8) | 0xa0;
+
+/**
+ * The ramp's colour at `t` (0: lowest fitness, 1: highest), for a colour bar.
+ * @param {number} t in [0, 1]
+ */
+export function rampColor(t) {
+  const [r, g, b] = rampAt(Math.min(1, Math.max(0, t)));
+  return `rgb(${r},${g},${b})`;
+}
+
+/**
+ * The page's colours (style.css sets them, light or dark as the system is), for canvas text.
+ * @returns {{ink: string, muted: string, line: string, background: string, empty: string}}
+ */
+export function theme() {
+  const style = getComputedStyle(document.documentElement);
+  /** @param {string} name @param {string} fallback */
+  const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    ink: read("--ink", "#1d1d1f"),
+    muted: read("--muted", "#5f6368"),
+    line: read("--line", "#d9dce1"),
+    background: read("--background", "#fff"),
+    empty: read("--empty-cell", "#eee"),
+  };
+}
+
+/**
+ * `text` cut to `width` pixels with an ellipsis (a squeezed label would be unreadable).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {string} text
+ * @param {number} width
+ */
+export function fitText(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let end = text.length;
+  while (end > 1 && ctx.measureText(`${text.slice(0, end)}…`).width > width) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * About `count` round tick values spanning [lo, hi] (1, 2 or 5 times a power of ten apart).
+ * @param {number} lo
+ * @param {number} hi
+ * @param {number} count
+ */
+export function ticks(lo, hi, count) {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
 const ISLANDS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
 /** @param {number} island */
@@ -65,7 +123,7 @@ export function prepare(canvas) {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth || canvas.width;
   const height = canvas.clientHeight || canvas.height;
-  if (canvas.width !== Math.round(width * ratio)) {
+  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
     canvas.width = Math.round(width * ratio);
     canvas.height = Math.round(height * ratio);
   }
@@ -73,6 +131,7 @@ export function prepare(canvas) {
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
+  ctx.fillStyle = theme().ink;
   ctx.font = "11px system-ui, sans-serif";
   return { ctx, width, height };
 }

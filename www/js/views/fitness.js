@@ -1,56 +1,140 @@
 // @ts-check
-// Best (solid) and mean (dashed) fitness per island against the number of programs added.
+// Best (solid) and mean (dashed) fitness per island against the number of programs added, with
+// ticks on both axes, their names, and a legend; a click opens the program that was an island's
+// best at that point.
 
-import { islandColor, prepare } from "./color.js";
+import { fitText, islandColor, prepare, theme, ticks } from "./color.js";
 
 /** @import { Model } from "../model.js" */
 
-const PAD = { left: 40, right: 8, top: 8, bottom: 18 };
+const PAD = { left: 48, right: 10, top: 22, bottom: 32 };
 
-/**
- * @param {HTMLCanvasElement} canvas
- * @param {Model} model
- */
-export function drawFitness(canvas, model) {
-  const { ctx, width, height } = prepare(canvas);
-  const [lo, hi] = Number.isFinite(model.fitnessRange[0]) ? model.fitnessRange : [0, 1];
-  const span = hi > lo ? hi - lo : 1;
-  const maxX = Math.max(1, model.counts.added);
-  /** @param {number} x */
-  const px = (x) => PAD.left + (x / maxX) * (width - PAD.left - PAD.right);
-  /** @param {number} y */
-  const py = (y) => height - PAD.bottom - ((y - lo) / span) * (height - PAD.top - PAD.bottom);
-  ctx.strokeStyle = "#bbb";
-  ctx.beginPath();
-  ctx.moveTo(PAD.left, PAD.top);
-  ctx.lineTo(PAD.left, height - PAD.bottom);
-  ctx.lineTo(width - PAD.right, height - PAD.bottom);
-  ctx.stroke();
-  ctx.fillStyle = "#555";
-  ctx.fillText(hi.toFixed(3), 2, PAD.top + 8);
-  ctx.fillText(lo.toFixed(3), 2, height - PAD.bottom);
-  ctx.fillText(`${maxX} added`, width - PAD.right - 60, height - 4);
-  const budget = Math.max(1, Math.floor(width - PAD.left - PAD.right));
-  model.series.forEach((points, island) => {
-    ctx.strokeStyle = islandColor(island);
-    /** @type {[key: "best" | "mean", dash: number[]][]} */
-    const lines = [["best", []], ["mean", [4, 3]]];
-    for (const [key, dash] of lines) {
-      ctx.setLineDash(dash);
-      ctx.beginPath();
-      // At most one point per pixel column: the last one of each column.
-      const stride = Math.max(1, Math.ceil(points.length / budget));
-      let started = false;
-      for (let i = 0; i < points.length; i += 1) {
-        if (i % stride !== stride - 1 && i !== points.length - 1) continue;
-        const value = points[i][key];
-        if (value === null) continue;
-        if (started) ctx.lineTo(px(points[i].x), py(value));
-        else ctx.moveTo(px(points[i].x), py(value));
-        started = true;
+export class FitnessView {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {(id: string) => void} onSelect
+   */
+  constructor(canvas, onSelect) {
+    this.canvas = canvas;
+    /** The drawn best-line points, in CSS pixels, for clicks. @type {{x: number, y: number, id: string}[]} */
+    this.hits = [];
+    /** What was drawn last, to skip redrawing the same. */
+    this.drawn = "";
+    canvas.addEventListener("click", (e) => {
+      const rect = canvas.getBoundingClientRect();
+      const x = e.clientX - rect.left;
+      const y = e.clientY - rect.top;
+      let nearest = null;
+      let distance = 12 * 12;
+      for (const hit of this.hits) {
+        const d = (hit.x - x) ** 2 + (hit.y - y) ** 2;
+        if (d < distance) [nearest, distance] = [hit, d];
       }
+      if (nearest) onSelect(nearest.id);
+    });
+  }
+
+  /** @param {Model} model */
+  draw(model) {
+    const { canvas } = this;
+    const key = `${model.version}|${canvas.clientWidth}|${model.range().join()}`;
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const { ctx, width, height } = prepare(canvas);
+    const colours = theme();
+    const [lo, hi] = Number.isFinite(model.range()[0]) ? model.range() : [0, 1];
+    const span = hi > lo ? hi - lo : 1;
+    const maxX = Math.max(1, model.counts.added);
+    const plotW = width - PAD.left - PAD.right;
+    const plotH = height - PAD.top - PAD.bottom;
+    /** @param {number} x */
+    const px = (x) => PAD.left + (x / maxX) * plotW;
+    /** @param {number} y */
+    const py = (y) => height - PAD.bottom - ((y - lo) / span) * plotH;
+    ctx.strokeStyle = colours.line;
+    ctx.fillStyle = colours.muted;
+    ctx.lineWidth = 1;
+    ctx.textAlign = "right";
+    for (const v of ticks(lo, hi, 4)) {
+      const y = py(v);
+      ctx.beginPath();
+      ctx.moveTo(PAD.left, y);
+      ctx.lineTo(width - PAD.right, y);
       ctx.stroke();
+      ctx.fillText(label(v), PAD.left - 4, y + 4);
     }
-  });
-  ctx.setLineDash([]);
+    ctx.textAlign = "center";
+    for (const v of ticks(0, maxX, Math.max(2, Math.floor(plotW / 80)))) {
+      if (!Number.isInteger(v)) continue;
+      ctx.fillText(String(v), px(v), height - PAD.bottom + 13);
+    }
+    ctx.fillStyle = colours.ink;
+    ctx.fillText("programs added (iteration)", PAD.left + plotW / 2, height - 4);
+    ctx.save();
+    ctx.translate(11, PAD.top + plotH / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.fillText("fitness", 0, 0);
+    ctx.restore();
+    ctx.textAlign = "left";
+    this.legend(ctx, model, width, colours.ink);
+    this.hits = [];
+    const budget = Math.max(1, Math.floor(plotW));
+    model.series.forEach((points, island) => {
+      ctx.strokeStyle = islandColor(island);
+      /** @type {[line: "best" | "mean", dash: number[]][]} */
+      const lines = [["best", []], ["mean", [4, 3]]];
+      for (const [line, dash] of lines) {
+        ctx.setLineDash(dash);
+        ctx.beginPath();
+        // At most one point per pixel column: the last one of each column.
+        const stride = Math.max(1, Math.ceil(points.length / budget));
+        let started = false;
+        for (let i = 0; i < points.length; i += 1) {
+          if (i % stride !== stride - 1 && i !== points.length - 1) continue;
+          const point = points[i];
+          const value = point[line];
+          if (value === null) continue;
+          const [x, y] = [px(point.x), py(value)];
+          if (started) ctx.lineTo(x, y);
+          else ctx.moveTo(x, y);
+          started = true;
+          if (line === "best" && point.bestId) this.hits.push({ x, y, id: point.bestId });
+        }
+        ctx.stroke();
+      }
+    });
+    ctx.setLineDash([]);
+  }
+
+  /**
+   * One swatch per island across the top (names when the run has them), cut with "+N" when the
+   * row is full.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {Model} model
+   * @param {number} width
+   * @param {string} ink
+   */
+  legend(ctx, model, width, ink) {
+    let x = PAD.left;
+    const n = model.series.length;
+    for (let island = 0; island < n; island += 1) {
+      const text = fitText(ctx, model.islandName(island) ?? `island ${island}`, 90);
+      const w = 14 + ctx.measureText(text).width + 10;
+      if (x + w > width - PAD.right - 30) {
+        ctx.fillStyle = ink;
+        ctx.fillText(`+${n - island}`, x, 12);
+        return;
+      }
+      ctx.fillStyle = islandColor(island);
+      ctx.fillRect(x, 4, 10, 10);
+      ctx.fillStyle = ink;
+      ctx.fillText(text, x + 14, 13);
+      x += w;
+    }
+  }
+}
+
+/** @param {number} v */
+function label(v) {
+  return Math.abs(v) >= 1000 ? v.toExponential(1) : String(Number(v.toPrecision(4)));
 }

@@ -1,27 +1,19 @@
 // @ts-check
 // Islands: one band per island, its members as squares ranked by fitness (best first),
-// coloured by fitness; a ring marks a member that arrived by migration, a dot the elite archive.
+// coloured by fitness (grey: rejected); a ring marks a member that arrived by migration, a dot
+// the elite archive.
 
-import { fitnessPixel, islandColor, prepare } from "./color.js";
+import { fitText, fitnessPixel, islandColor, prepare, REJECTED, theme } from "./color.js";
 
 /** @import { Model } from "../model.js" */
 /** @import { Program } from "../types.js" */
 /** A member's square, in CSS pixels. @typedef {{id: string, x: number, y: number, size: number}} Box */
 
 const LABEL = 64;
-
-/**
- * `text` cut to `width` pixels with an ellipsis (a squeezed label would be unreadable).
- * @param {CanvasRenderingContext2D} ctx
- * @param {string} text
- * @param {number} width
- */
-function fitText(ctx, text, width) {
-  if (ctx.measureText(text).width <= width) return text;
-  let end = text.length;
-  while (end > 1 && ctx.measureText(`${text.slice(0, end)}…`).width > width) end--;
-  return `${text.slice(0, end)}…`;
-}
+/** The canvas's height for a few islands; more islands make it taller, never their bands thinner. */
+const BASE_HEIGHT = 240;
+/** The thinnest band: one line of label, and squares still big enough to click. */
+const MIN_BAND = 22;
 
 export class IslandsView {
   /**
@@ -37,6 +29,8 @@ export class IslandsView {
     this.ranked = [];
     /** @type {string | null} */
     this.selected = null;
+    /** What was drawn last, to skip redrawing the same. */
+    this.drawn = "";
     canvas.addEventListener("click", (e) => {
       const rect = canvas.getBoundingClientRect();
       const hit = this.boxes.find((b) => inside(b, e.clientX - rect.left, e.clientY - rect.top));
@@ -66,22 +60,35 @@ export class IslandsView {
   }
 
   /**
+   * Every member of every island is drawn: bands are at least `MIN_BAND` tall (the canvas grows
+   * and its frame scrolls), squares shrink to fit the band, and only when even 2-pixel squares do
+   * not fit does the band end with "+N more". Redrawn only when the population or the selection
+   * changed.
    * @param {Model} model
    * @param {string | null} selected
    */
   draw(model, selected) {
+    const key = `${model.version}|${selected}|${this.canvas.clientWidth}|${model.range().join()}`;
+    if (key === this.drawn) return;
+    this.drawn = key;
     this.selected = selected;
-    const { ctx, width, height } = prepare(this.canvas);
-    const ratio = this.canvas.width / width;
     const bands = model.islands.length;
-    const bandHeight = height / Math.max(1, bands);
+    const bandHeight = Math.max(MIN_BAND, Math.floor(BASE_HEIGHT / Math.max(1, bands)));
+    this.canvas.style.height = `${Math.max(BASE_HEIGHT, bands * bandHeight)}px`;
+    const { ctx, width } = prepare(this.canvas);
+    const ratio = this.canvas.width / width;
+    const colours = theme();
     // Squares are written as pixels (thousands of fillRects a frame would not keep up).
     const image = ctx.createImageData(this.canvas.width, this.canvas.height);
     const pixels = new Uint32Array(image.data.buffer);
     /** @type {{program: Program, x: number, y: number, size: number, migrant: boolean | undefined}[]} */
     const overlays = [];
+    /** Per island: how many members did not fit. @type {number[]} */
+    const hidden = [];
     this.boxes = [];
     this.ranked = [];
+    let drawn = 0;
+    const range = model.range();
     model.islands.forEach((members, island) => {
       const top = island * bandHeight;
       /** @type {Program[]} */
@@ -93,33 +100,49 @@ export class IslandsView {
       ranked.sort((a, b) => b.fitness - a.fitness);
       this.ranked.push(ranked.map((p) => p.id));
       const areaWidth = width - LABEL;
-      const areaHeight = bandHeight - 6;
-      const size = Math.max(2, Math.min(16, Math.floor(Math.sqrt((areaWidth * areaHeight) / Math.max(1, ranked.length)))));
-      const perRow = Math.max(1, Math.floor(areaWidth / size));
+      const areaHeight = bandHeight - 4;
+      const { size, perRow, fits } = squares(areaWidth, areaHeight, ranked.length);
+      hidden.push(ranked.length - fits);
       const gap = size > 3 ? 1 : 0;
-      ranked.forEach((program, i) => {
+      for (let i = 0; i < fits; i += 1) {
+        const program = ranked[i];
         const x = LABEL + (i % perRow) * size;
-        const y = top + 3 + Math.floor(i / perRow) * size;
-        if (y + size > top + bandHeight) return;
-        fill(pixels, image.width, x * ratio, y * ratio, (size - gap) * ratio, fitnessPixel(program.fitness, model.fitnessRange));
+        const y = top + 2 + Math.floor(i / perRow) * size;
+        const pixel = program.status === "rejected" ? REJECTED : fitnessPixel(program.fitness, range);
+        fill(pixels, image.width, x * ratio, y * ratio, (size - gap) * ratio, pixel);
         const migrant = members.get(program.id);
         if ((migrant && size >= 6) || (size >= 8 && model.archive.has(program.id)) || program.id === selected) {
           overlays.push({ program, x, y, size, migrant });
         }
         this.boxes.push({ id: program.id, x, y, size });
-      });
+        drawn += 1;
+      }
     });
     ctx.putImageData(image, 0, 0);
     model.islands.forEach((members, island) => {
       const top = island * bandHeight;
+      const count = this.ranked[island].length;
       ctx.fillStyle = islandColor(island);
       ctx.fillRect(0, top + 2, 4, bandHeight - 4);
-      ctx.fillStyle = "#222";
-      ctx.fillText(`island ${island}`, 8, top + 14);
-      ctx.fillStyle = "#666";
-      ctx.fillText(`${this.ranked[island].length} live`, 8, top + 28);
+      ctx.fillStyle = colours.ink;
       const name = model.islandName(island);
-      if (name && bandHeight >= 44) ctx.fillText(fitText(ctx, name, LABEL - 10), 8, top + 42);
+      if (bandHeight >= 40) {
+        ctx.fillText(`island ${island}`, 8, top + 13);
+        ctx.fillStyle = colours.muted;
+        ctx.fillText(`${count} live`, 8, top + 26);
+        if (name && bandHeight >= 50) ctx.fillText(fitText(ctx, name, LABEL - 10), 8, top + 39);
+      } else {
+        // One line: a band this thin has room for no more.
+        ctx.fillText(fitText(ctx, `${island}${name ? ` ${name}` : ""} · ${count}`, LABEL - 10), 8, top + bandHeight / 2 + 4);
+      }
+      if (hidden[island] > 0) {
+        const more = `+${hidden[island]} more`;
+        const w = ctx.measureText(more).width + 6;
+        ctx.fillStyle = colours.background;
+        ctx.fillRect(width - w, top + bandHeight - 14, w, 13);
+        ctx.fillStyle = colours.ink;
+        ctx.fillText(more, width - w + 3, top + bandHeight - 4);
+      }
     });
     for (const { program, x, y, size, migrant } of overlays) {
       if (migrant && size >= 6) {
@@ -137,7 +160,25 @@ export class IslandsView {
         ctx.strokeRect(x, y, size - 1, size - 1);
       }
     }
+    // For tests and for people: what is on the canvas, and what is only counted.
+    this.canvas.dataset.members = String(this.ranked.reduce((n, ids) => n + ids.length, 0));
+    this.canvas.dataset.drawn = String(drawn);
+    this.canvas.dataset.more = String(hidden.reduce((n, k) => n + k, 0));
   }
+}
+
+/**
+ * The largest square side (≤ 16 px) at which `n` squares fit an area, and how many fit: all of
+ * them unless even 2-pixel squares do not.
+ * @param {number} width
+ * @param {number} height
+ * @param {number} n
+ */
+function squares(width, height, n) {
+  let size = Math.max(2, Math.min(16, Math.floor(Math.sqrt((width * height) / Math.max(1, n)))));
+  const capacity = (/** @type {number} */ side) => Math.floor(width / side) * Math.floor(height / side);
+  while (size > 2 && capacity(size) < n) size -= 1;
+  return { size, perRow: Math.max(1, Math.floor(width / size)), fits: Math.min(n, capacity(size)) };
 }
 
 /**

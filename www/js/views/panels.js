@@ -1,90 +1,106 @@
 // @ts-check
-// The DOM views: the lineage of the selected program, the event list, the top programs.
+// The DOM lists: the newest events and the top programs. Each redraws only when its content
+// changed, so a frame costs the same however long the run is.
 
 import { fmt, short } from "../model.js";
 
 /** @import { Model } from "../model.js" */
-/** @import { Program } from "../types.js" */
-
-/**
- * Ancestors of the selected program, root first, each with its changes; the program's code.
- * @param {HTMLElement} element
- * @param {HTMLElement} caption
- * @param {Model} model
- * @param {string | null} selected
- */
-export function drawLineage(element, caption, model, selected) {
-  const program = selected === null ? undefined : model.known.get(selected);
-  element.replaceChildren();
-  if (!program) {
-    caption.textContent = "— nothing selected";
-    return;
-  }
-  caption.textContent = program === model.best ? "of the best program" : `of ${short(program.id)}`;
-  const { chain, complete } = model.lineage(program.id);
-  const list = document.createElement("ol");
-  if (!complete) list.append(item("ancestors before this one are not in the file", "missing"));
-  for (const p of chain) {
-    const li = item(`#${p.iteration} ${short(p.id)} · fitness ${fmt(p.fitness)} · ${p.changes || "—"}`, "");
-    if (!model.programs.has(p.id)) li.classList.add("gone");
-    list.append(li);
-  }
-  const metrics = document.createElement("p");
-  metrics.className = "metrics";
-  metrics.textContent = Object.entries(program.metrics ?? {})
-    .map(([k, v]) => `${k}: ${fmt(v)}`)
-    .join(" · ");
-  const code = document.createElement("pre");
-  code.textContent = program.code;
-  element.append(list, metrics, code);
-}
-
-/**
- * @param {string} text
- * @param {string} className
- */
-function item(text, className) {
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (className) li.className = className;
-  return li;
-}
+/** @import { LogEntry, Program } from "../types.js" */
 
 const SHOWN = new Set(["added", "migrated", "evicted", "archive", "error", "cached", "created", "planned"]);
 
-/**
- * The newest events first (at most 100).
- * @param {HTMLElement} element
- * @param {Model} model
- */
-export function drawEvents(element, model) {
-  const entries = model.log.filter((e) => SHOWN.has(e.kind)).slice(-100).reverse();
-  element.replaceChildren(...entries.map((e) => item(`${e.at}. ${e.text}`, `event-${e.kind}`)));
+export class EventsView {
+  /**
+   * @param {HTMLElement} element
+   * @param {(id: string) => void} onSelect
+   */
+  constructor(element, onSelect) {
+    this.element = element;
+    this.drawn = -1;
+    element.addEventListener("click", (e) => {
+      const pick = /** @type {HTMLElement} */ (e.target).closest("[data-id]");
+      if (pick instanceof HTMLElement && pick.dataset.id) onSelect(pick.dataset.id);
+    });
+  }
+
+  /**
+   * The newest events first (at most 100); an event about a program opens it.
+   * @param {Model} model
+   */
+  draw(model) {
+    if (this.drawn === model.logVersion) return;
+    this.drawn = model.logVersion;
+    /** @type {LogEntry[]} */
+    const entries = [];
+    for (let i = model.log.length - 1; i >= 0 && entries.length < 100; i -= 1) {
+      if (SHOWN.has(model.log[i].kind)) entries.push(model.log[i]);
+    }
+    this.element.replaceChildren(
+      ...entries.map((e) => {
+        const li = document.createElement("li");
+        li.className = `event-${e.kind}`;
+        if (e.id && model.known.has(e.id)) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.dataset.id = e.id;
+          button.textContent = `${e.at}. ${e.text}`;
+          li.append(button);
+        } else {
+          li.textContent = `${e.at}. ${e.text}`;
+        }
+        return li;
+      }),
+    );
+  }
+}
+
+export class TopView {
+  /**
+   * @param {HTMLElement} element
+   * @param {(id: string) => void} onSelect
+   */
+  constructor(element, onSelect) {
+    this.element = element;
+    this.drawn = "";
+    element.addEventListener("click", (e) => {
+      const pick = /** @type {HTMLElement} */ (e.target).closest("[data-id]");
+      if (pick instanceof HTMLElement && pick.dataset.id) onSelect(pick.dataset.id);
+    });
+  }
+
+  /**
+   * The ten best live accepted programs, best first (rejected ones are not candidates for best).
+   * @param {Model} model
+   * @param {string | null} selected
+   */
+  draw(model, selected) {
+    const key = `${model.version}|${selected}`;
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const top = best(model.programs.values(), 10);
+    if (top.length === 0) {
+      const empty = document.createElement("p");
+      empty.className = "empty";
+      empty.textContent = "No accepted program yet.";
+      this.element.replaceChildren(empty);
+      return;
+    }
+    this.element.replaceChildren(
+      ...top.map((p) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.dataset.id = p.id;
+        const by = p.operator ? ` · ${p.operator}` : "";
+        button.textContent = `${short(p.id)} · ${fmt(p.fitness)} · island ${p.island}${by}`;
+        button.setAttribute("aria-pressed", String(p.id === selected));
+        return button;
+      }),
+    );
+  }
 }
 
 /**
- * The ten best live programs as buttons that select them.
- * @param {HTMLElement} element
- * @param {Model} model
- * @param {string | null} selected
- * @param {(id: string) => void} onSelect
- */
-export function drawTop(element, model, selected, onSelect) {
-  const top = best(model.programs.values(), 10);
-  element.replaceChildren(
-    ...top.map((p) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = `${short(p.id)} · ${fmt(p.fitness)} · island ${p.island}`;
-      button.setAttribute("aria-pressed", String(p.id === selected));
-      button.addEventListener("click", () => onSelect(p.id));
-      return button;
-    }),
-  );
-}
-
-/**
- * The `k` fittest of `programs`, best first, in one pass (a run can hold tens of thousands).
+ * The `k` fittest accepted programs, best first, in one pass (a run can hold tens of thousands).
  * @param {Iterable<Program>} programs
  * @param {number} k
  */
@@ -92,6 +108,7 @@ function best(programs, k) {
   /** @type {Program[]} */
   const top = [];
   for (const p of programs) {
+    if (p.status === "rejected") continue;
     if (top.length === k && p.fitness <= top[k - 1].fitness) continue;
     let i = top.length;
     while (i > 0 && top[i - 1].fitness < p.fitness) i -= 1;

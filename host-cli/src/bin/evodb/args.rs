@@ -177,6 +177,7 @@ pub struct DemoArgs {
 pub struct ViewArgs {
     pub db: Option<PathBuf>,
     pub port: u16,
+    pub open: bool,
 }
 
 /// Parses the command line; the error is clap's (usage, or the text of --help/--version).
@@ -233,7 +234,9 @@ fn from_matches(m: &ArgMatches) -> Cli {
             config: required(m, "config"),
             landscape: required(m, "landscape"),
         }),
-        "view" => Command::View(ViewArgs { db: optional(m, "dbPath"), port: required(m, "port") }),
+        "view" => {
+            Command::View(ViewArgs { db: optional(m, "dbPath"), port: required(m, "port"), open: m.get_flag("open") })
+        }
         "plan" => Command::Plan(PlanArgs {
             db: db(),
             n: required(m, "n"),

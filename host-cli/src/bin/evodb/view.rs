@@ -1,10 +1,11 @@
 //! `evodb view [db]`: serves the playground (`www/`, with the wasm-bindgen `web` build in
 //! `www/pkg/`, embedded in the binary) on 127.0.0.1, and with a database directory, that run's
 //! `database.json` and `history.ndjson` under `/run/` (from a directory or a PostgreSQL run),
-//! read fresh on each request so a reload shows a run that is still going. Read-only: nothing
-//! here writes.
+//! read fresh on each request. `history.ndjson?from=<byte>` answers only the complete lines written
+//! since that byte, with the offset to ask from next in `X-Evodb-Next`: the page polls it to follow
+//! a run as it is written. Read-only: nothing here writes.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -52,6 +53,9 @@ pub fn run(args: ViewArgs, store: &StoreArgs) -> Result<Printed, Failure> {
     let _ = stdout.flush();
     drop(stdout);
     eprintln!("Serving the evodb playground{}; Ctrl-C stops.", describe(run_dir.as_ref()));
+    if args.open {
+        open_browser(&url);
+    }
     let run_dir = Arc::new(run_dir);
     for stream in listener.incoming().flatten() {
         // One thread a connection: a browser opens several at once, some only speculatively.
@@ -77,8 +81,9 @@ fn serve(mut stream: TcpStream, run_dir: Option<&RunSource>) {
     let mut parts = head.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     let reply = respond(method, target, run_dir);
+    let next = reply.next.map(|n| format!("X-Evodb-Next: {n}\r\n")).unwrap_or_default();
     let header = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{next}Cache-Control: no-store\r\nConnection: close\r\n\r\n",
         reply.status,
         reason(reply.status),
         reply.content_type,
@@ -95,6 +100,31 @@ struct Reply {
     status: u16,
     content_type: &'static str,
     body: Vec<u8>,
+    /// For `history.ndjson?from=`: the byte offset after the lines sent.
+    next: Option<u64>,
+}
+
+/// Opens `url` in the system's browser (`--open`); a machine without one gets a warning, and the
+/// server goes on.
+fn open_browser(url: &str) {
+    let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
+        ("open", vec![url])
+    } else if cfg!(windows) {
+        ("cmd", vec!["/C", "start", "", url])
+    } else {
+        ("xdg-open", vec![url])
+    };
+    let opened = std::process::Command::new(program)
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match opened {
+        // Reaped on its own thread: the server runs until Ctrl-C.
+        Ok(mut child) => drop(thread::spawn(move || child.wait())),
+        Err(e) => eprintln!("warning: cannot open a browser ({program}: {e}); open {url} yourself"),
+    }
 }
 
 /// The directory holding `database.json`: the argument itself, or its parent when it names the file.
@@ -130,11 +160,54 @@ fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// The complete lines of the run's history from byte `from` on, and the offset after them; `None`
+/// when the history is shorter than `from` (the run was replaced: the page opens it again).
+fn history_since(source: &RunSource, from: u64) -> Option<(Vec<u8>, u64)> {
+    let mut bytes = match source {
+        RunSource::Directory(dir) => {
+            // Only the new part is read: a long run's history is megabytes, polled twice a second.
+            let Ok(mut file) = std::fs::File::open(dir.join("history.ndjson")) else {
+                return (from == 0).then(|| (Vec::new(), 0));
+            };
+            let len = file.metadata().map_or(0, |m| m.len());
+            if len < from {
+                return None;
+            }
+            let mut bytes = Vec::new();
+            file.seek(SeekFrom::Start(from)).ok()?;
+            file.take(len - from).read_to_end(&mut bytes).ok()?;
+            bytes
+        }
+        RunSource::Postgres(_) => {
+            let all = run_file(source, "history.ndjson").unwrap_or_default();
+            let start = usize::try_from(from).ok()?;
+            all.get(start..)?.to_vec()
+        }
+    };
+    // A line still being written waits for the next poll.
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(complete);
+    let next = from + bytes.len() as u64;
+    Some((bytes, next))
+}
+
+/// The `from` parameter of a query string, when there is one.
+fn from_param(url: &str) -> Option<u64> {
+    let query = url.split_once('?')?.1.split('#').next()?;
+    query.split('&').find_map(|pair| pair.strip_prefix("from=")?.parse().ok())
+}
+
 fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
     if method != "GET" && method != "HEAD" {
         return text(405, "the playground is read-only: GET only");
     }
     let path = url.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
+    if let (Some(source), "run/history.ndjson", Some(from)) = (run_dir, path, from_param(url)) {
+        return match history_since(source, from) {
+            Some((body, next)) => Reply { status: 200, content_type: "application/x-ndjson", body, next: Some(next) },
+            None => text(409, "the history is shorter than `from`: the run was replaced; open it again"),
+        };
+    }
     let path = if path.is_empty() { "index.html" } else { path };
     if path.split('/').any(|part| part == "..") {
         return text(400, "no `..` in paths");
@@ -145,7 +218,7 @@ fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
             // A run without history (the seed's CLI writes none) answers "no content", not 404.
             (Some(source), "history.ndjson") => match run_file(source, name) {
                 Some(bytes) => Some(bytes),
-                None => return Reply { status: 204, content_type: "text/plain", body: Vec::new() },
+                None => return Reply { status: 204, content_type: "text/plain", body: Vec::new(), next: None },
             },
             _ => None,
         }
@@ -155,13 +228,13 @@ fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
         SITE.get_file(path).map(|f| f.contents().to_vec())
     };
     match body {
-        Some(body) => Reply { status: 200, content_type: content_type(path), body },
+        Some(body) => Reply { status: 200, content_type: content_type(path), body, next: None },
         None => text(404, &format!("not found: /{path}")),
     }
 }
 
 fn text(status: u16, message: &str) -> Reply {
-    Reply { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec() }
+    Reply { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec(), next: None }
 }
 
 fn reason(status: u16) -> &'static str {
@@ -170,6 +243,7 @@ fn reason(status: u16) -> &'static str {
         204 => "No Content",
         400 => "Bad Request",
         404 => "Not Found",
+        409 => "Conflict",
         _ => "Method Not Allowed",
     }
 }

@@ -1,0 +1,70 @@
+// What the playground's Chromium tests share: Debian's chromium (driven by playwright-core), the
+// real `evodb view` serving the page, `evodb demo` runs to look at, and the page's own report of
+// what it shows (`document.body.dataset`). Screenshots go to target/www-screenshots/.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+export const evodb = `${root}target/release/evodb`;
+export const shots = `${root}target/www-screenshots`;
+
+/** A scratch directory under target/ for one test file. @param {string} name */
+export function workDir(name) {
+  const dir = `${root}target/www-test/${name}`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A headless Chromium, and the `evodb view` servers started for it; `close()` ends them all. */
+export async function launch() {
+  mkdirSync(shots, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  const servers = [];
+  return {
+    browser,
+    /** Starts `evodb view [db] --port 0` and resolves to the URL it prints. */
+    view(db) {
+      const child = spawn(evodb, ["view", ...(db ? [db] : []), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+      servers.push(child);
+      return new Promise((resolve, reject) => {
+        child.stdout.once("data", (chunk) => resolve(chunk.toString().split("\n")[0].trim()));
+        child.once("exit", (code) => reject(new Error(`evodb view exited with ${code}`)));
+      });
+    },
+    /** Opens `url` and waits for `data-ready`; collects console errors and page errors. */
+    async open(url, viewport = { width: 1366, height: 900 }) {
+      const page = await browser.newPage({ viewport });
+      const errors = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(url);
+      await page.waitForSelector("body[data-ready=true]", { timeout: 30000 });
+      return { page, errors };
+    },
+    async close() {
+      for (const server of servers) server.kill();
+      await browser.close();
+    },
+  };
+}
+
+/** What the page reports it shows. */
+export const data = (page) => page.evaluate(() => ({ ...document.body.dataset }));
+
+/**
+ * `evodb demo` into `out`: the database (with its history) at `out/database`, and its stats.
+ * @param {string} out
+ * @param {{seed: number, steps: number, config: object, landscape: object}} run
+ */
+export function demo(out, { seed, steps, config, landscape }) {
+  execFileSync(evodb, ["demo", "--seed", String(seed), "--iterations", String(steps), "--out", out,
+    "--config", JSON.stringify(config), "--landscape", JSON.stringify(landscape)], { stdio: "ignore" });
+  const stats = JSON.parse(execFileSync(evodb, ["stats", `${out}/database`]).toString());
+  return { stats, dir: `${out}/database` };
+}

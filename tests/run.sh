@@ -30,6 +30,8 @@ if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev
   fi
 fi
 export EVODB_REQUIRE_POSTGRES=1
+# The `evodb import` suites make their fixtures with OpenEvolve's and ShinkaEvolve's own code.
+tests/import/venv.sh >/dev/null
 venv=wasm/tests/python/.venv
 if [ ! -x "$venv/bin/pytest" ]; then
   python3 -m venv "$venv"

@@ -1,4 +1,4 @@
-//! The native CLI's commands that are not database operations on a path: `copy`, `demo`,
+//! The native CLI's commands that are not database operations on a path: `copy`, `import`, `demo`,
 //! `view`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
 
 use crate::config_flags::RNG_SEED_ALIASES;
@@ -12,6 +12,29 @@ pub const COPY: Command = Command::new(
 .positionals(&[
     Positional::required("src", Value::Path, "The database to copy: a directory, or a postgres:// URL with --run"),
     Positional::required("dst", Value::Path, "Where to: a directory or a postgres:// URL with --run; must hold no database"),
+]);
+
+pub const IMPORT: Command = Command::new(
+    "import",
+    "Import a run made by OpenEvolve or ShinkaEvolve as an evodb run (programs, lineage, islands, metrics, events)",
+)
+.subcommands(&[
+    Command::new(
+        "openevolve",
+        "Import an OpenEvolve checkpoint (metadata.json + programs/*.json); given a run's output, its latest checkpoint",
+    )
+    .positionals(&[
+        Positional::required(
+            "source",
+            Value::Path,
+            "A checkpoint directory (e.g. openevolve_output/checkpoints/checkpoint_100) or a directory holding checkpoints",
+        ),
+        Positional::required("dbPath", Value::Path, "Where the evodb run goes: a directory holding no database"),
+    ]),
+    Command::new("shinka", "Import a ShinkaEvolve run from its SQLite database (evolution_db.sqlite)").positionals(&[
+        Positional::required("source", Value::Path, "The run's SQLite file, e.g. results/evolution_db.sqlite"),
+        Positional::required("dbPath", Value::Path, "Where the evodb run goes: a directory holding no database"),
+    ]),
 ]);
 
 pub const DEMO: Command = Command::new(

@@ -57,6 +57,21 @@ pub enum Command {
     Apply(ApplyArgs),
     GitTidy(GitTidyArgs),
     Copy(CopyArgs),
+    Import(ImportArgs),
+}
+
+/// `evodb import <tool> <source> <dbPath>`.
+#[derive(Debug)]
+pub struct ImportArgs {
+    pub source: ImportSource,
+    pub from: PathBuf,
+    pub db: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum ImportSource {
+    OpenEvolve,
+    Shinka,
 }
 
 #[derive(Debug)]
@@ -259,6 +274,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
             limit: optional(m, "limit"),
         }),
         "copy" => Command::Copy(CopyArgs { src: required(m, "src"), dst: required(m, "dst") }),
+        "import" => Command::Import(import(m)),
         "skill" => Command::Skill(skill(m)),
         "strategy" => Command::Strategy(strategy(m)),
         "trial" => Command::Trial(TrialArgs {
@@ -318,6 +334,16 @@ fn init(m: &ArgMatches) -> InitArgs {
         dedupe: m.get_flag("dedupe"),
         stopping: given(STOPPING_RULES),
     }
+}
+
+fn import(m: &ArgMatches) -> ImportArgs {
+    let (name, m) = m.subcommand().expect("the parser requires an import source");
+    let source = match name {
+        "openevolve" => ImportSource::OpenEvolve,
+        "shinka" => ImportSource::Shinka,
+        other => unreachable!("the table's command `import {other}` has no arguments here"),
+    };
+    ImportArgs { source, from: required(m, "source"), db: required(m, "dbPath") }
 }
 
 fn skill(m: &ArgMatches) -> SkillArgs {

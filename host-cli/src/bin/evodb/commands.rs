@@ -109,6 +109,7 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::Skill(args) => crate::skill::run(args),
         Command::Strategy(args) => crate::strategy::run(args),
         Command::Copy(args) => crate::copy::run(runtime, args),
+        Command::Import(args) => crate::import::run(runtime, args),
     }
 }
 

@@ -9,6 +9,7 @@ mod copy;
 mod demo;
 mod failure;
 mod git_mode;
+mod import;
 mod location;
 mod notes;
 mod parser;

@@ -111,6 +111,18 @@ impl Session<'_> {
     /// `init`: a new database from `config_json`, saved; refused when the directory holds one
     /// (the writer's lock is held, so the check stands until the save).
     pub fn init(&mut self, config_json: &str, rng_seed: u64) -> Result<population::DatabaseInfo, Failure> {
+        self.init_with(config_json, rng_seed, |m, st, db| ok(m.call_info(st, db)))
+    }
+
+    /// A new database from `config_json`, then `op` on it, saved once when both succeeded
+    /// (`evodb import` adds a whole run this way: all of it or nothing); refused when one is
+    /// stored there already.
+    pub fn init_with<T>(
+        &mut self,
+        config_json: &str,
+        rng_seed: u64,
+        mut op: impl FnMut(&Methods<'_>, &mut Store<State>, ResourceAny) -> Outcome<T>,
+    ) -> Result<T, Failure> {
         if self.holds_database() {
             return Err(Failure::BadInput(format!(
                 "{} already holds a database; use it as it is, or remove it to start over",
@@ -124,12 +136,15 @@ impl Session<'_> {
                 Ok(db) => db,
                 Err(e) => return Ok(Err(e)),
             };
+            let value = match op(&methods, &mut *store, db)? {
+                Ok(value) => value,
+                Err(e) => return Ok(Err(e)),
+            };
             if let Err(e) = interface.call_save(&mut *store, db)? {
                 return Ok(Err(e));
             }
-            let info = methods.call_info(&mut *store, db)?;
             db.resource_drop(&mut *store)?;
-            Ok(Ok(info))
+            Ok(Ok(value))
         });
         result.map_err(|e| self.failed(e))
     }

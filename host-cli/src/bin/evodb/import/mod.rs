@@ -1,0 +1,263 @@
+//! `evodb import openevolve|shinka <source> <db>`: a run made by another tool, as an evodb run,
+//! so its users can open it in the playground (and carry it on with evodb).
+//!
+//! Each reader turns its tool's files into [`SourceRun`]: programs with their parents, islands,
+//! metrics and times. The import then replays them through the component's own `add`, in
+//! iteration order with every program after its parent ([`lineage_order`]), so the run's events
+//! are the ones evodb would have written; all of it is one create-and-save: nothing is stored
+//! unless every program was added.
+//!
+//! The run's config makes the replay faithful: each island is large enough for what the source
+//! keeps on it (nothing is pruned), and migration is due only after the replay (the source's own
+//! migrations are programs of their own, and are imported as such).
+
+mod json;
+mod openevolve;
+mod shinka;
+
+use evodb_core::{AddRequest, Metrics, Operator, Status};
+use evodb_host::Access;
+use evodb_host::views::{core, wit};
+use serde_json::json;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+use crate::args::{ImportArgs, ImportSource};
+use crate::commands::Printed;
+use crate::failure::Failure;
+use crate::session::Runtime;
+
+/// A run as another tool stored it, read into evodb's terms.
+#[derive(Debug, Default)]
+struct SourceRun {
+    /// The tool's name, for messages and code paths.
+    tool: &'static str,
+    islands: u32,
+    programs: Vec<SourceProgram>,
+    /// The source's fitness rule as an evodb `fitness` config.
+    fitness: serde_json::Value,
+    /// The source's migration interval (in generations), kept for after the replay.
+    migration_interval: u64,
+    archive_size: u32,
+    /// What the reader could not carry over, for the user.
+    warnings: Vec<String>,
+}
+
+#[derive(Debug)]
+struct SourceProgram {
+    id: String,
+    parent_id: Option<String>,
+    code: String,
+    /// The file extension for the program's code path (`py`, `rs`, …).
+    extension: &'static str,
+    metrics: Vec<(String, f64)>,
+    island: u32,
+    /// The source's iteration (or generation) the program was found at: the replay's order.
+    iteration: u64,
+    /// Seconds since the epoch, as both tools store it.
+    timestamp: f64,
+    changes: String,
+    status: Status,
+    reason: Option<String>,
+    operator: Option<Operator>,
+}
+
+pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
+    let source = match args.source {
+        ImportSource::OpenEvolve => openevolve::read(&args.from)?,
+        ImportSource::Shinka => shinka::read(&args.from)?,
+    };
+    if source.programs.is_empty() {
+        return Err(Failure::BadInput(format!(
+            "`{}` holds no programs: nothing to import; check the path",
+            args.from.display()
+        )));
+    }
+    let config = run_config(&source);
+    let requests: Vec<(AddRequest, f64)> = lineage_order(&source.programs)
+        .into_iter()
+        .map(|index| &source.programs[index])
+        .scan(f64::MIN, |clock, program| {
+            // evodb's clock never runs backwards; the sources' may (a migrant keeps its time).
+            *clock = clock.max(program.timestamp);
+            Some((request(source.tool, program), *clock))
+        })
+        .collect();
+
+    let mut session = runtime.open(&args.db, Access::Write)?;
+    let db_shown = session.shown().to_string();
+    let mut unknown_parents = 0;
+    let outcome = session.init_with(&config.to_string(), 0, |m, st, db| {
+        let mut last = None;
+        for (request, clock) in &requests {
+            match m.call_add(&mut *st, db, &wit(request.clone()), *clock)? {
+                Ok(outcome) => {
+                    let outcome: evodb_core::AddOutcome = core(outcome);
+                    unknown_parents += outcome.warnings.iter().filter(|w| w.contains("is not in the database")).count();
+                    last = Some(outcome);
+                }
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+        Ok(Ok(last))
+    });
+    let last = outcome.map_err(|failure| match failure {
+        Failure::BadInput(message) => {
+            Failure::BadInput(format!("{} import refused: {message}; nothing was stored at {db_shown}", source.tool))
+        }
+        other => other,
+    })?;
+
+    let mut warnings = source.warnings;
+    if unknown_parents > 0 {
+        warnings.push(format!(
+            "{unknown_parents} programs name a parent that {} no longer holds (pruned); they keep the parent's id, \
+             start at generation 0, and the playground shows the parent as a ghost",
+            source.tool
+        ));
+    }
+    let best = last.and_then(|outcome| outcome.best_program_id);
+    let printed = json!({
+        "imported": requests.len(),
+        "tool": source.tool,
+        "from": args.from.display().to_string(),
+        "to": db_shown.trim_matches('`'),
+        "islands": source.islands,
+        "bestProgramId": best,
+    });
+    Ok(Printed { stdout: printed.to_string(), warnings })
+}
+
+/// The evodb config the replay runs under (see the module's docs).
+fn run_config(source: &SourceRun) -> serde_json::Value {
+    let mut per_island = vec![0u32; source.islands as usize];
+    for program in source.programs.iter().filter(|p| p.status != Status::Error) {
+        per_island[program.island as usize] += 1;
+    }
+    let largest = per_island.into_iter().max().unwrap_or(1).max(1);
+    json!({
+        "numIslands": source.islands,
+        "maxIslandSize": largest,
+        "migrationInterval": source.programs.len() as u64 + source.migration_interval.max(1),
+        "archiveSize": source.archive_size,
+        "fitness": source.fitness,
+    })
+}
+
+fn request(tool: &str, program: &SourceProgram) -> AddRequest {
+    let metrics = Metrics::new(program.metrics.iter().map(|(name, value)| (name.as_str(), *value)))
+        .expect("readers keep finite metrics only");
+    AddRequest {
+        id: Some(program.id.clone()),
+        code_path: format!("{tool}/{}.{}", program.id, program.extension),
+        target_code: program.code.clone(),
+        parent_id: program.parent_id.clone().unwrap_or_else(|| evodb_core::ROOT_PARENT_ID.to_string()),
+        metrics,
+        changes: program.changes.clone(),
+        island: Some(program.island),
+        status: program.status,
+        reason: program.reason.clone(),
+        operator: program.operator,
+        plan_item: None,
+        branch: None,
+        commit: None,
+        target: None,
+    }
+}
+
+/// `lineage_order`: the programs by (iteration, time, id), except that a program never comes
+/// before its parent (a source may record a migrant copy with iteration 0). Programs caught in
+/// a parent cycle, which no tool writes, come last in the same order.
+fn lineage_order(programs: &[SourceProgram]) -> Vec<usize> {
+    let mut by_key: Vec<usize> = (0..programs.len()).collect();
+    by_key.sort_by(|&a, &b| {
+        let (a, b) = (&programs[a], &programs[b]);
+        a.iteration.cmp(&b.iteration).then(a.timestamp.total_cmp(&b.timestamp)).then_with(|| a.id.cmp(&b.id))
+    });
+    let rank: HashMap<&str, usize> =
+        by_key.iter().enumerate().map(|(rank, &i)| (programs[i].id.as_str(), rank)).collect();
+    let mut children: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut ready = BinaryHeap::new();
+    for (rank_of_program, &index) in by_key.iter().enumerate() {
+        match programs[index].parent_id.as_deref().and_then(|parent| rank.get(parent)) {
+            Some(&parent) if parent != rank_of_program => children.entry(parent).or_default().push(rank_of_program),
+            _ => ready.push(Reverse(rank_of_program)),
+        }
+    }
+    let mut placed = vec![false; programs.len()];
+    let mut order = Vec::with_capacity(programs.len());
+    while let Some(Reverse(next)) = ready.pop() {
+        placed[next] = true;
+        order.push(by_key[next]);
+        for &child in children.get(&next).into_iter().flatten() {
+            ready.push(Reverse(child));
+        }
+    }
+    order.extend(by_key.iter().enumerate().filter(|(rank, _)| !placed[*rank]).map(|(_, &index)| index));
+    order
+}
+
+/// The extension a language's code is saved under.
+fn extension(language: &str) -> &'static str {
+    match language.to_ascii_lowercase().as_str() {
+        "python" | "py" => "py",
+        "rust" | "rs" => "rs",
+        "javascript" | "js" => "js",
+        "typescript" | "ts" => "ts",
+        "c" => "c",
+        "cpp" | "c++" | "cuda" => "cpp",
+        "go" => "go",
+        "java" => "java",
+        "julia" => "jl",
+        "r" => "r",
+        _ => "txt",
+    }
+}
+
+/// A source's island index when it is one of `islands`, else island 0.
+fn island_within(island: Option<i64>, islands: u32) -> u32 {
+    island.and_then(|i| u32::try_from(i).ok()).filter(|&i| i < islands).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(id: &str, parent: Option<&str>, iteration: u64) -> SourceProgram {
+        SourceProgram {
+            id: id.into(),
+            parent_id: parent.map(String::from),
+            code: String::new(),
+            extension: "py",
+            metrics: vec![],
+            island: 0,
+            iteration,
+            timestamp: 0.0,
+            changes: String::new(),
+            status: Status::Accepted,
+            reason: None,
+            operator: None,
+        }
+    }
+
+    fn ids(programs: &[SourceProgram]) -> Vec<&str> {
+        lineage_order(programs).into_iter().map(|i| programs[i].id.as_str()).collect()
+    }
+
+    #[test]
+    fn lineage_order_puts_a_migrant_after_its_parent() {
+        let programs = [
+            program("a", None, 0),
+            program("b", Some("a"), 1),
+            program("copy", Some("b"), 0),
+            program("c", Some("a"), 2),
+        ];
+        assert_eq!(ids(&programs), ["a", "b", "copy", "c"]);
+    }
+
+    #[test]
+    fn lineage_order_keeps_unknown_parents_and_cycles() {
+        let programs = [program("x", Some("y"), 2), program("y", Some("x"), 1), program("z", Some("gone"), 3)];
+        assert_eq!(ids(&programs), ["z", "y", "x"]);
+    }
+}

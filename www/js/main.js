@@ -10,6 +10,7 @@ import { FitnessView } from "./views/fitness.js";
 import { drawHeatmap } from "./views/heatmap.js";
 import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
+import { TreeView } from "./views/tree.js";
 import { follow } from "./follow.js";
 
 /** @import { RunEvent, Settings } from "./types.js" */
@@ -26,14 +27,17 @@ const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
 const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
 
 /**
- * @type {{model: Model, events: RunEvent[], live: LiveRun | null, playing: boolean,
+ * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
  *   heatmap: string, stopFollowing: (() => void) | null}}
  */
 const state = {
   model: new Model(),
+  // A saved or followed run's events; the live simulation keeps none (it is run again to go back).
   events: [],
   live: null,
+  // How far the live simulation has run, in events.
+  liveLength: 0,
   playing: false,
   // The program the panel shows: the best while `following`, else the one picked.
   selected: null,
@@ -51,6 +55,7 @@ const state = {
  */
 const select = (id) => {
   state.selected = id;
+  state.model.pinned = id;
   state.following = false;
   history.replaceState(null, "", `#program=${encodeURIComponent(id)}`);
   state.dirty = true;
@@ -59,6 +64,7 @@ const select = (id) => {
 /** The panel follows the best program again. */
 function followBest() {
   state.following = true;
+  state.model.pinned = null;
   history.replaceState(null, "", location.pathname + location.search);
   state.dirty = true;
 }
@@ -74,33 +80,46 @@ const fitnessView = new FitnessView($canvas("fitness"), select);
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
 const eventsView = new EventsView($("events"), select);
 const topView = new TopView($("top"), select);
+const treeView = new TreeView($canvas("tree"), /** @type {HTMLSelectElement} */ ($("tree-colour")), select);
+$("tree-fit").addEventListener("click", () => treeView.fit());
 
 /** @param {string} text */
 function status(text) {
   $("status").textContent = text;
 }
 
+/** How many events the timeline holds: a saved run's, or as far as the simulation has run. */
+function timelineLength() {
+  return state.live ? state.liveLength : state.events.length;
+}
+
 /**
- * Moves the model to event `k`: forward by applying, backward by rebuilding from the start.
+ * Moves the model to event `k`: forward by applying, backward by rebuilding from the start (the
+ * live simulation, which keeps no events, is run again from its settings up to `k`).
  * @param {number} k
  */
 function seek(k) {
-  const target = Math.max(0, Math.min(k, state.events.length));
+  const target = Math.max(0, Math.min(k, timelineLength()));
+  const { live } = state;
   // Before any event the run's own setup shows (its islands), not a default one.
-  const first = state.events[0];
-  if (target < state.model.applied) state.model.reset(first?.event === "created" ? first.config : {});
-  for (let i = state.model.applied; i < target; i += 1) state.model.apply(state.events[i]);
+  const first = live ? live.created : state.events[0];
+  if (target < state.model.applied) {
+    state.model.reset(first?.event === "created" ? first.config : {});
+    live?.restart();
+  }
+  for (let i = state.model.applied; i < target; i += 1) state.model.apply(live ? live.next() : state.events[i]);
   state.dirty = true;
 }
 
 function atEnd() {
-  return state.model.applied >= state.events.length;
+  return state.model.applied >= timelineLength();
 }
 
 /** @param {Settings} settings */
 function startSimulation(settings) {
   pause();
   try {
+    state.live?.simulation?.free();
     state.live = new LiveRun(settings);
   } catch (e) {
     status(`Cannot start: ${e.message}`);
@@ -108,10 +127,13 @@ function startSimulation(settings) {
   }
   stopFollowingRun();
   state.following = true;
-  state.events = state.live.step(0);
+  state.events = [];
+  state.liveLength = 0;
   state.model.reset({});
   state.model.fixedRange = null;
-  seek(state.events.length);
+  // A live run would otherwise remember every program it ever added.
+  state.model.forgetPruned = true;
+  advance(0);
   status(`Simulating seed ${settings.seed} with the core (same run as \`evodb demo --seed ${settings.seed}\`).`);
   return true;
 }
@@ -122,8 +144,9 @@ function startSimulation(settings) {
  */
 function advance(n) {
   if (state.live && atEnd()) {
-    state.events.push(...state.live.step(n));
-    seek(state.events.length);
+    for (const event of state.live.step(n)) state.model.apply(event);
+    state.liveLength = state.model.applied;
+    state.dirty = true;
   } else {
     seek(state.model.applied + n);
   }
@@ -163,6 +186,7 @@ function draw() {
   if (state.following) state.selected = model.best?.id ?? null;
   islandsView.draw(model, state.selected);
   fitnessView.draw(model);
+  treeView.draw(model, state.selected);
   const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
   if (heatmapKey !== state.heatmap) {
     state.heatmap = heatmapKey;
@@ -172,13 +196,14 @@ function draw() {
   eventsView.draw(model);
   topView.draw(model, state.selected);
   const position = $input("position");
-  position.max = String(state.events.length);
+  position.max = String(timelineLength());
   position.value = String(model.applied);
-  $("position-label").textContent = `${model.applied} / ${state.events.length}`;
+  $("position-label").textContent = `${model.applied} / ${timelineLength()}`;
   const body = document.body.dataset;
   body.programs = String(model.programs.size);
   body.best = model.best ? String(model.best.fitness) : "";
-  body.events = String(state.events.length);
+  body.events = String(timelineLength());
+  body.known = String(model.known.size);
   body.position = String(model.applied);
   body.added = String(model.counts.added);
   body.selected = state.selected ?? "";
@@ -197,9 +222,11 @@ function openRun(databaseText, historyText, name) {
   pause();
   try {
     const run = savedRun(databaseText, historyText);
+    state.live?.simulation?.free();
     state.live = null;
     state.events = run.events;
     state.model.reset({});
+    state.model.forgetPruned = false;
     state.model.fixedRange = fitnessRange(run.events);
     seek(state.events.length);
     const note = $("replay-note");
@@ -378,7 +405,9 @@ function wire() {
 
 /** `?run=<url>` opens a saved run; `?steps=N` plus any form field (`?seed=3`) runs the simulation. */
 async function start() {
-  await init();
+  const wasm = await init();
+  // For scripts: the wasm memory's size (a live run's memory must stay flat).
+  setInterval(() => (document.body.dataset.wasmBytes = String(wasm.memory.buffer.byteLength)), 1000);
   wire();
   const params = new URLSearchParams(location.search);
   const run = params.get("run");

@@ -7,6 +7,8 @@
 
 const LOG_LENGTH = 200;
 const MAX_POINTS = 4096;
+/** A live run forgets pruned programs once it knows this many more than twice the live ones. */
+const FORGET_AT = 2048;
 
 export class Model {
   // Declared for the type checker; reset() gives every field its value.
@@ -32,6 +34,13 @@ export class Model {
    * @type {[number, number] | null}
    */
   fixedRange = null;
+  /**
+   * Whether pruned programs that no live program descends from are forgotten (the live
+   * simulation, which would otherwise remember every program it ever added). Survives `reset`.
+   */
+  forgetPruned = false;
+  /** A program kept known while it is open in the panel. @type {string | null} */
+  pinned = null;
 
   constructor() {
     this.reset({});
@@ -159,6 +168,7 @@ export class Model {
     }
     const [lo, hi] = this.fitnessRange;
     this.fitnessRange = [Math.min(lo, program.fitness), Math.max(hi, program.fitness)];
+    if (this.forgetPruned && this.known.size > FORGET_AT + 2 * this.programs.size) this.forget();
     const rejected = event.status === "rejected" ? " (rejected)" : "";
     const by = program.operator ? ` by ${program.operator}` : "";
     this.note(
@@ -254,6 +264,29 @@ export class Model {
   cellOnIsland(cell, island) {
     const dims = this.config.features ?? [];
     return cell.map((c, i) => (dims[i]?.kind === "island" ? island : c));
+  }
+
+  /**
+   * `forget`: drops from `known` (and `children`) every pruned program that no live program, the
+   * best or the pinned one descends from — through parents or migration. Ancestors of what is
+   * live stay, so lineages and the family tree stay whole.
+   */
+  forget() {
+    const keep = new Set();
+    const stack = [...this.programs.keys(), this.best?.id, this.pinned];
+    while (stack.length) {
+      const id = stack.pop();
+      const program = id === undefined || id === null ? undefined : this.known.get(id);
+      if (!program || keep.has(program.id)) continue;
+      keep.add(program.id);
+      stack.push(program.parentId);
+      if (program.migratedFrom) stack.push(program.migratedFrom);
+    }
+    for (const id of this.known.keys()) if (!keep.has(id)) this.known.delete(id);
+    for (const [parent, kids] of this.children) {
+      if (parent !== "0" && !keep.has(parent)) this.children.delete(parent);
+      else this.children.set(parent, kids.filter((kid) => keep.has(kid)));
+    }
   }
 
   /**

@@ -62,27 +62,60 @@ const FEATURES = {
   ],
 };
 
-/** A live run of the core's synthetic evolution. */
+/**
+ * A live run of the core's synthetic evolution, read one event at a time. It keeps no events:
+ * the run is deterministic from its settings, so going back means starting it again
+ * (`restart`) and reading up to the wanted position, and memory stays flat however long it runs.
+ */
 export class LiveRun {
   /** @param {Settings} settings */
-  constructor({ seed, config, landscape }) {
-    this.simulation = new Simulation(config, seed, landscape);
+  constructor(settings) {
+    this.settings = settings;
+    /** @type {Simulation | null} */
+    this.simulation = null;
     /** @type {CoreEvent[]} */
-    this.pending = this.simulation.step(0);
+    this.buffer = [];
+    this.cursor = 0;
+    /** @type {CoreEvent | undefined} */
+    this.created = undefined;
+    this.restart();
+  }
+
+  /** Back to the start of the run (its `created` event next). */
+  restart() {
+    const { seed, config, landscape } = this.settings;
+    this.simulation?.free();
+    this.simulation = new Simulation(config, seed, landscape);
+    // Events produced but not read yet, from `cursor` on.
+    this.buffer = this.simulation.step(0);
+    this.cursor = 0;
+    // The `created` event that opens the run, for a model reset to show its setup.
+    this.created = this.buffer[0];
+  }
+
+  /** The next event (one more iteration is run when none is left). */
+  next() {
+    if (this.cursor >= this.buffer.length) {
+      this.buffer = /** @type {Simulation} */ (this.simulation).step(1);
+      this.cursor = 0;
+    }
+    return this.buffer[this.cursor++];
   }
 
   /**
-   * Events of the seed program (first call) and of `n` more iterations.
+   * The events not read yet plus those of `n` more iterations.
    * @param {number} n
    */
   step(n) {
-    const events = this.pending.concat(n > 0 ? this.simulation.step(n) : []);
-    this.pending = [];
+    const events = this.buffer.slice(this.cursor);
+    if (n > 0) events.push(.../** @type {Simulation} */ (this.simulation).step(n));
+    this.buffer = [];
+    this.cursor = 0;
     return events;
   }
 
   stats() {
-    return this.simulation.stats();
+    return /** @type {Simulation} */ (this.simulation).stats();
   }
 }
 

@@ -17,13 +17,17 @@ export function workDir(name) {
   return dir;
 }
 
-/** A headless Chromium, and the `evodb view` servers started for it; `close()` ends them all. */
-export async function launch() {
+/**
+ * A headless Chromium (with `extraArgs` on its command line), and the `evodb view` servers
+ * started for it; `close()` ends them all.
+ * @param {string[]} [extraArgs]
+ */
+export async function launch(extraArgs = []) {
   mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
+      "--disable-component-update", "--disable-sync", ...extraArgs],
   });
   const servers = [];
   return {
@@ -42,7 +46,7 @@ export async function launch() {
       const page = await browser.newPage({ viewport });
       const errors = [];
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("pageerror", (e) => errors.push(e.stack ?? e.message));
       await page.goto(url);
       await page.waitForSelector("body[data-ready=true]", { timeout: 30000 });
       return { page, errors };

@@ -1,7 +1,8 @@
 // A run imported from OpenEvolve renders: the fixture is made by OpenEvolve's own
 // ProgramDatabase (tests/import/openevolve_run.py, in the venv tests/import/venv.sh makes),
 // `evodb import openevolve` turns it into an evodb run, and `evodb view` shows it — every
-// program, OpenEvolve's best, a migrant's panel with its lineage. Screenshot:
+// program, OpenEvolve's best, the parents it pruned as placeholders in the family tree, a
+// migrant's panel with its lineage. Screenshot:
 // target/www-screenshots/import-openevolve-1440.png.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -36,6 +37,13 @@ test("an OpenEvolve run imported with `evodb import openevolve` renders, best pr
   assert.equal(shown.bestId, expected.best, "the page's best is OpenEvolve's best");
   const islands = await page.evaluate(() => ({ ...document.querySelector("#islands").dataset }));
   assert.equal(islands.drawn, String(expected.programs), "every program is drawn on its island");
+
+  // Parents OpenEvolve pruned before the checkpoint are dashed placeholders in the family tree.
+  const ids = new Set(Object.keys(expected.parent_of));
+  const missing = new Set(Object.values(expected.parent_of).filter((p) => p && !ids.has(p)));
+  const tree = await page.evaluate(() => ({ ...document.querySelector("#tree").dataset }));
+  assert.equal(Number(tree.nodes), expected.programs + missing.size, "every program and every missing parent is a node");
+  assert.equal(Number(tree.missing), missing.size);
 
   const migrant = expected.migrants[0];
   await page.goto(`${url}#program=${encodeURIComponent(migrant)}`);

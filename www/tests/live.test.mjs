@@ -1,0 +1,90 @@
+// The live simulation at top speed for 60 s, in headless Chromium: its memory stays flat (it
+// keeps no events, and forgets pruned programs no live one descends from), while the timeline
+// can still go back to any step. Prints frames per second early and late; no timed assertion.
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { launch } from "./helpers.mjs";
+
+let chromium;
+
+before(async () => {
+  chromium = await launch(["--js-flags=--expose-gc", "--enable-precise-memory-info"]);
+});
+
+after(async () => {
+  await chromium?.close();
+});
+
+/** The page's JS heap after a full collection, its wasm memory, and how far the run is. */
+const measure = (page) =>
+  page.evaluate(() => {
+    globalThis.gc();
+    const body = document.body.dataset;
+    return {
+      heap: performance.memory.usedJSHeapSize,
+      wasm: Number(body.wasmBytes),
+      events: Number(body.events),
+      known: Number(body.known),
+      programs: Number(body.programs),
+    };
+  });
+
+/** Frames per second over 2 s, for the log (no assertion: speed belongs in benchmarks). */
+const fps = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let frames = 0;
+        const start = performance.now();
+        const tick = () => {
+          frames += 1;
+          const elapsed = performance.now() - start;
+          if (elapsed < 2000) globalThis.requestAnimationFrame(tick);
+          else resolve((frames * 1000) / elapsed);
+        };
+        globalThis.requestAnimationFrame(tick);
+      }),
+  );
+
+test("a 60 s live run at top speed keeps its memory flat, and can still be scrubbed back", async () => {
+  const url = await chromium.view();
+  const { page, errors } = await chromium.open(`${url}?numIslands=8&maxIslandSize=60&operators=true`, { width: 1440, height: 1000 });
+  await page.evaluate(() => {
+    const speed = /** @type {HTMLInputElement} */ (document.querySelector("#speed"));
+    speed.value = speed.max;
+  });
+  await page.click("#play");
+  await page.waitForTimeout(15000);
+  const early = await measure(page);
+  const earlyFps = await fps(page);
+  await page.waitForTimeout(43000);
+  const late = await measure(page);
+  const lateFps = await fps(page);
+  console.log(
+    `live run at top speed: ${early.events} events at 15 s, ${late.events} at 60 s; ` +
+      `JS heap ${(early.heap / 2 ** 20).toFixed(1)} → ${(late.heap / 2 ** 20).toFixed(1)} MB, ` +
+      `wasm ${(early.wasm / 2 ** 20).toFixed(1)} → ${(late.wasm / 2 ** 20).toFixed(1)} MB, ` +
+      `known programs ${early.known} → ${late.known} (live ${late.programs}), ${earlyFps.toFixed(0)} → ${lateFps.toFixed(0)} fps`,
+  );
+  assert.ok(late.events > 2 * early.events, "the run went on (more than twice the events at 60 s)");
+  assert.ok(late.heap < early.heap * 1.3 + 4 * 2 ** 20, `the JS heap stays flat (${early.heap} → ${late.heap} bytes)`);
+  assert.ok(late.wasm <= early.wasm * 1.3 + 4 * 2 ** 20, `the wasm memory stays flat (${early.wasm} → ${late.wasm} bytes)`);
+  assert.ok(late.known < 2048 + 3 * late.programs, `pruned programs are forgotten (${late.known} known, ${late.programs} live)`);
+
+  // Back to step 100: the simulation is run again to there; forward again reaches the same end.
+  await page.click("#play");
+  const end = Number(await page.evaluate(() => document.body.dataset.events));
+  const bestAtEnd = await page.evaluate(() => document.body.dataset.bestId);
+  const scrub = (to) =>
+    page.evaluate((k) => {
+      const position = /** @type {HTMLInputElement} */ (document.querySelector("#position"));
+      position.value = String(k);
+      position.dispatchEvent(new Event("input"));
+    }, to);
+  await scrub(100);
+  await page.waitForFunction(() => document.body.dataset.position === "100");
+  await scrub(end);
+  await page.waitForFunction((k) => document.body.dataset.position === String(k), end);
+  assert.equal(await page.evaluate(() => document.body.dataset.bestId), bestAtEnd, "the same run, replayed, ends with the same best");
+  assert.deepEqual(errors, []);
+});

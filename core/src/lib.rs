@@ -37,6 +37,7 @@ mod config;
 mod database;
 mod format;
 mod replay;
+pub use replay::Replay;
 mod reports;
 mod rules;
 pub mod simulation;

@@ -19,9 +19,11 @@ use wasm_bindgen::prelude::*;
 
 mod database;
 mod policy;
+mod replay;
 mod simulation;
 pub use database::Database;
 pub use policy::policy_check;
+pub use replay::Replay;
 pub use simulation::Simulation;
 
 /// A config object, or the defaults when it is `undefined`/`null`.

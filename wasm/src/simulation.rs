@@ -68,6 +68,12 @@ impl Simulation {
         to_js(&self.inner.database().best())
     }
 
+    /// `sim.bestId`: the best program's id (`undefined` before any), without copying its code.
+    #[wasm_bindgen(getter, js_name = bestId)]
+    pub fn best_id(&self) -> Option<String> {
+        self.inner.database().best_id().map(String::from)
+    }
+
     /// `sim.toJson()`: the database as `database.json` text (what `evodb demo` writes).
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(&self) -> String {

@@ -81,7 +81,8 @@ test("tsc --strict accepts the typed examples, and they run", () => {
     first: 1, planned: 14, lastIteration: 14, programCount: 14, islands: 2, cells: usage.cells, best: 0.9,
     ancestors: usage.ancestors, stop: false, added: 14, replayed: true, reloaded: true, problems: 0, tree: true,
     mermaid: true, markdown: true, defaults: true, simIteration: 20, simEvents: true, simBest: true, simImproved: true,
-    simJson: true, policy: [false, "Protected file modified: 'benchmark.py'", true],
+    simJson: true, simBestId: true, replay: [true, true, true, null, 0],
+    policy: [false, "Protected file modified: 'benchmark.py'", true],
   });
   assert.ok(usage.cells > 0 && usage.ancestors > 0, JSON.stringify(usage));
   assert.match(ok("node", ["out/usage.cjs"]), /^36 1 true$/m);

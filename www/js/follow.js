@@ -3,20 +3,18 @@
 // complete lines written since that byte and the offset to ask from next (`X-Evodb-Next`). The
 // page polls twice a second, so a new event shows within about a second of being written.
 
-/** @import { RunEvent } from "./types.js" */
-
 const POLL_MS = 500;
 
 /**
  * Polls `url` from byte `offset` until the returned stop function is called.
- * - `events` gets each batch of new events, in order;
+ * - `lines` gets each batch of new history lines (whole lines), in order;
  * - `live` says whether the server answers (false while it does not, true when it does again);
  * - `restarted` is called, and polling stops, when the history is shorter than what was read
  *   (the run was replaced): the caller opens it again.
  * A server that is not `evodb view` (no `X-Evodb-Next`) is not followed.
  * @param {URL} url
  * @param {number} offset
- * @param {{events: (events: RunEvent[]) => void, live: (on: boolean) => void, restarted: () => void}} on
+ * @param {{lines: (text: string) => void, live: (on: boolean) => void, restarted: () => void}} on
  * @returns {() => void}
  */
 export function follow(url, offset, on) {
@@ -50,12 +48,8 @@ export function follow(url, offset, on) {
       }
       report(true);
       const text = decoder.decode(await response.arrayBuffer());
-      const events = text
-        .split("\n")
-        .filter((line) => line.trim())
-        .map((line) => JSON.parse(line));
       next = Number(header);
-      if (events.length > 0 && !stopped) on.events(events);
+      if (text.trim() && !stopped) on.lines(text);
     } catch {
       report(false);
     }

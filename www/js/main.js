@@ -27,7 +27,8 @@ const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
 const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
 
 /**
- * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number, playing: boolean,
+ * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number,
+ *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
  *   heatmap: string, stopFollowing: (() => void) | null}}
  */
@@ -38,6 +39,8 @@ const state = {
   live: null,
   // How far the live simulation has run, in events.
   liveLength: 0,
+  // A saved or followed run as the engine re-ran it: the best program after each event.
+  replay: null,
   playing: false,
   // The program the panel shows: the best while `following`, else the one picked.
   selected: null,
@@ -108,7 +111,14 @@ function seek(k) {
     live?.restart();
   }
   for (let i = state.model.applied; i < target; i += 1) state.model.apply(live ? live.next() : state.events[i]);
+  showEnginesBest();
   state.dirty = true;
+}
+
+/** The model's best is the engine's at the model's position: the replay's, or the simulation's. */
+function showEnginesBest() {
+  if (state.live) state.model.setBest(state.live.bestId());
+  else if (state.replay) state.model.setBest(state.replay.bestAfter(state.model.applied));
 }
 
 function atEnd() {
@@ -121,6 +131,8 @@ function startSimulation(settings) {
   try {
     state.live?.simulation?.free();
     state.live = new LiveRun(settings);
+    state.replay?.free();
+    state.replay = null;
   } catch (e) {
     status(`Cannot start: ${e.message}`);
     return false;
@@ -146,6 +158,7 @@ function advance(n) {
   if (state.live && atEnd()) {
     for (const event of state.live.step(n)) state.model.apply(event);
     state.liveLength = state.model.applied;
+    showEnginesBest();
     state.dirty = true;
   } else {
     seek(state.model.applied + n);
@@ -224,6 +237,8 @@ function openRun(databaseText, historyText, name) {
     const run = savedRun(databaseText, historyText);
     state.live?.simulation?.free();
     state.live = null;
+    state.replay?.free();
+    state.replay = run.replay;
     state.events = run.events;
     state.model.reset({});
     state.model.forgetPruned = false;
@@ -276,12 +291,24 @@ function stopFollowingRun() {
 }
 
 /**
- * Events appended to the followed run: they join the timeline, and a view at the end of it moves
- * on with them.
- * @param {RunEvent[]} events
+ * Lines appended to the followed run's history: the engine re-runs them after what it has
+ * (`Replay.append`), their events join the timeline, and a view at the end of it moves on with
+ * them. A line that does not fit the run stops the following, and says why.
+ * @param {string} lines
  */
-function appended(events) {
+function appended(lines) {
+  const replay = /** @type {import("../pkg/evodb.js").Replay} */ (state.replay);
   const atTheEnd = atEnd();
+  const before = replay.length;
+  try {
+    replay.append(lines);
+  } catch (e) {
+    stopFollowingRun();
+    status(`Stopped following the run: ${e.message}`);
+    return;
+  }
+  /** @type {RunEvent[]} */
+  const events = JSON.parse(replay.eventsJson(before));
   state.events.push(...events);
   if (state.model.fixedRange) {
     const more = fitnessRange(events);
@@ -331,7 +358,7 @@ async function openUrl(base) {
   showTab("replay");
   if (opened === null || state.events[0]?.event !== "created" || !history) return;
   state.stopFollowing = follow(new URL("history.ndjson", root), history.length, {
-    events: appended,
+    lines: appended,
     live: (on) => {
       $("live-badge").hidden = false;
       $("live-badge").classList.toggle("off", !on);

@@ -19,7 +19,7 @@ export class Model {
   /** Per island: member id → true when it arrived by migration. @type {Map<string, boolean>[]} */ islands;
   /** @type {IslandTotals[]} */ islandStats;
   /** Per island: points {x, best, mean} after each change of that island. @type {Point[][]} */ series;
-  /** @type {Program | null} */ best;
+  /** The engine's best program (see `setBest`). @type {Program | null} */ best;
   /** [lowest, highest] fitness ever added. @type {[number, number]} */ fitnessRange;
   /** The elite archive's ids. @type {Set<string>} */ archive;
   /** @type {{added: number, rejected: number, errors: number, cached: number, migrated: number, evicted: number, sampled: number}} */ counts;
@@ -163,9 +163,6 @@ export class Model {
     if (siblings) siblings.push(program.id);
     else this.children.set(parentId, [program.id]);
     this.join(event.island, program, program.migratedFrom !== null);
-    if (event.status !== "rejected" && (this.best === null || program.fitness > this.best.fitness)) {
-      this.best = program;
-    }
     const [lo, hi] = this.fitnessRange;
     this.fitnessRange = [Math.min(lo, program.fitness), Math.max(hi, program.fitness)];
     if (this.forgetPruned && this.known.size > FORGET_AT + 2 * this.programs.size) this.forget();
@@ -264,6 +261,19 @@ export class Model {
   cellOnIsland(cell, island) {
     const dims = this.config.features ?? [];
     return cell.map((c, i) => (dims[i]?.kind === "island" ? island : c));
+  }
+
+  /**
+   * The best program, as the engine says (`Replay.bestAfter`, `Simulation.bestId`): the page does
+   * not rank programs itself. An id not applied yet (a live run's step may be ahead of the view)
+   * leaves the best as it is.
+   * @param {string | null | undefined} id
+   */
+  setBest(id) {
+    const best = id ? this.known.get(id) : null;
+    if (best === undefined || best === this.best) return;
+    this.best = best;
+    this.version += 1;
   }
 
   /**

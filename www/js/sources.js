@@ -2,7 +2,7 @@
 // Where events come from: the core's synthetic evolution (live), or a saved run — its
 // history.ndjson when it has one, otherwise its database.json re-inserted in iterationFound order.
 
-import { Database, Simulation } from "../pkg/evodb.js";
+import { Database, Replay, Simulation } from "../pkg/evodb.js";
 
 /** @import { Config, FeatureDim, MigrationMode } from "../pkg/evodb.js" */
 /** @import { CoreEvent, RunEvent, SavedFile, SavedRun, Settings } from "./types.js" */
@@ -117,104 +117,34 @@ export class LiveRun {
   stats() {
     return /** @type {Simulation} */ (this.simulation).stats();
   }
+
+  /** The engine's best program so far (after the last iteration run). */
+  bestId() {
+    return /** @type {Simulation} */ (this.simulation).bestId;
+  }
 }
 
 /**
- * A saved run as events, from database.json's text and history.ndjson's (null: none). With
- * history.ndjson the events are the recorded ones; without, the programs of database.json are
- * re-inserted by iterationFound.
+ * A saved run: database.json's text and history.ndjson's (null: none), opened by the engine
+ * (`Replay`): with a history from the run's creation its events are the recorded ones, re-run
+ * and checked; without, the file's programs are re-inserted. Either way the fitness, the best
+ * program after each event and the config are the engine's.
  * @param {string} databaseText
  * @param {string | null} historyText
  * @returns {SavedRun}
  */
 export function savedRun(databaseText, historyText) {
-  const problems = Database.validate(databaseText);
-  if (problems.length > 0) {
-    throw new Error(`database.json does not load: ${problems[0]}`);
-  }
-  /** @type {SavedFile} */
-  const file = JSON.parse(databaseText);
-  if (historyText && historyText.trim()) {
-    /** @type {RunEvent[]} */
-    const events = historyText
-      .split("\n")
-      .filter((line) => line.trim())
-      .map((line, i) => {
-        try {
-          return JSON.parse(line);
-        } catch (e) {
-          throw new Error(`history.ndjson line ${i + 1} is not JSON (${e.message}); the file is torn — remove that line`, {
-            cause: e,
-          });
-        }
-      });
-    if (events[0]?.event === "created") return { file, events, note: null };
-    return {
-      file,
-      events: reinserted(file),
-      note: "history.ndjson does not start at the run's creation, so the programs are re-inserted from database.json.",
-    };
+  let replay;
+  try {
+    replay = Replay.open(databaseText, historyText ?? undefined);
+  } catch (e) {
+    const problems = Database.validate(databaseText);
+    throw new Error(problems.length > 0 ? `database.json does not load: ${problems[0]}` : e.message, { cause: e });
   }
   return {
-    file,
-    events: reinserted(file),
-    note:
-      "No history.ndjson: the programs of database.json are re-inserted in iterationFound order. " +
-      "Programs pruned before the file was saved are not in it, so migrations and evictions are not shown.",
+    file: JSON.parse(databaseText),
+    events: JSON.parse(replay.eventsJson(0)),
+    note: replay.note ?? null,
+    replay,
   };
-}
-
-/**
- * Synthetic `created`/`added`/`migrated` events that rebuild the file's final islands.
- * @param {SavedFile} file
- * @returns {RunEvent[]}
- */
-function reinserted(file) {
-  const ext = file.evodb ?? {};
-  const config = {
-    numIslands: file.numIslands,
-    maxIslandSize: file.maxIslandSize,
-    migrationInterval: file.migrationInterval,
-    migrationRate: file.migrationRate,
-    explorationRatio: file.explorationRatio,
-    ...(ext.config ?? {}),
-  };
-  /** Each program's islands, its home first. @type {Map<string, number[]>} */
-  const homes = new Map();
-  (file.islands ?? []).forEach((members, island) => {
-    for (const id of members) {
-      let home = homes.get(id);
-      if (!home) homes.set(id, (home = []));
-      home.push(island);
-    }
-  });
-  const programs = Object.values(file.programs ?? {}).sort(
-    (a, b) => a.iterationFound - b.iterationFound || a.timestamp - b.timestamp,
-  );
-  /** @type {RunEvent[]} */
-  const events = [{ event: "created", seed: ext.seed ?? 0, config }];
-  for (const p of programs) {
-    const islands = homes.get(p.id) ?? [p.island ?? 0];
-    const values = Object.values(p.metrics ?? {});
-    events.push({
-      event: "added",
-      seq: p.iterationFound + 1,
-      id: p.id,
-      island: islands[0],
-      status: p.status ?? "accepted",
-      fitness: values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0,
-      cell: p.cell ?? undefined,
-      migratedFrom: p.migratedFrom ?? null,
-      request: {
-        codePath: p.codePath,
-        targetCode: p.targetCode,
-        parentId: p.parentId,
-        metrics: p.metrics,
-        changes: p.changes,
-      },
-      now: p.timestamp,
-    });
-    for (const to of islands.slice(1)) events.push({ event: "migrated", id: p.id, from: islands[0], to });
-  }
-  return events;
 }

@@ -413,6 +413,131 @@ export class Database {
 if (Symbol.dispose) Database.prototype[Symbol.dispose] = Database.prototype.free;
 
 /**
+ * A saved run, event by event, with the engine's best program after each event.
+ *
+ * ```js
+ * import { Replay } from "evodb";
+ * const replay = Replay.open(databaseJson, historyNdjson); // history: null for a seed-written file
+ * const events = JSON.parse(replay.eventsJson(0));           // [{event: "created", …}, …]
+ * replay.bestAfter(events.length);                           // the run's best id, as `evodb best`
+ * replay.append(newLines);                                   // a followed run's next lines
+ * ```
+ */
+export class Replay {
+    static __wrap(ptr) {
+        const obj = Object.create(Replay.prototype);
+        obj.__wbg_ptr = ptr;
+        ReplayFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        ReplayFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_replay_free(ptr, 0);
+    }
+    /**
+     * `replay.append(lines)`: a followed run's new `history.ndjson` lines, re-run and added;
+     * returns how many events were added (an operation not yet whole waits for its next lines).
+     * @param {string} lines
+     * @returns {number}
+     */
+    append(lines) {
+        const ptr0 = passStringToWasm0(lines, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.replay_append(this.__wbg_ptr, ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0] >>> 0;
+    }
+    /**
+     * `replay.bestAfter(k)`: the best program's id once the first `k` events have happened
+     * (`undefined` before any program).
+     * @param {number} k
+     * @returns {string | undefined}
+     */
+    bestAfter(k) {
+        const ret = wasm.replay_bestAfter(this.__wbg_ptr, k);
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
+    }
+    /**
+     * `replay.eventsJson(from)`: the events from index `from` on, as one JSON array's text.
+     * @param {number} from
+     * @returns {string}
+     */
+    eventsJson(from) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.replay_eventsJson(this.__wbg_ptr, from);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * `replay.length`: how many events the run has so far.
+     * @returns {number}
+     */
+    get length() {
+        const ret = wasm.replay_length(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * `replay.note`: why the events are re-inserted rather than recorded (`undefined`: they are recorded).
+     * @returns {string | undefined}
+     */
+    get note() {
+        const ret = wasm.replay_note(this.__wbg_ptr);
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
+    }
+    /**
+     * `Replay.open(databaseJson, historyNdjson?)`: the run `database.json` and its
+     * `history.ndjson` record, re-run by the engine; without a history (or one that does not
+     * start at the run's creation), the file's programs re-inserted.
+     * @param {string} database_json
+     * @param {string | null} [history]
+     * @returns {Replay}
+     */
+    static open(database_json, history) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(database_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = isLikeNone(history) ? 0 : passStringToWasm0(history, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.replay_open(ptr0, len0, ptr1, len1);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return Replay.__wrap(ret[0]);
+    }
+}
+if (Symbol.dispose) Replay.prototype[Symbol.dispose] = Replay.prototype.free;
+
+/**
  * A synthetic evolution with no LLM: sample → mutate → evaluate → add, from a seed.
  *
  * ```js
@@ -432,6 +557,19 @@ export class Simulation {
     free() {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_simulation_free(ptr, 0);
+    }
+    /**
+     * `sim.bestId`: the best program's id (`undefined` before any), without copying its code.
+     * @returns {string | undefined}
+     */
+    get bestId() {
+        const ret = wasm.simulation_bestId(this.__wbg_ptr);
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
     }
     /**
      * `sim.best()`: the best program, or `null`.
@@ -651,6 +789,9 @@ function __wbg_get_imports() {
 const DatabaseFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_database_free(ptr, 1));
+const ReplayFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_replay_free(ptr, 1));
 const SimulationFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_simulation_free(ptr, 1));

@@ -817,6 +817,51 @@ export class Database {
 }
 
 /**
+ * A saved run, event by event, with the engine's best program after each event.
+ *
+ * ```js
+ * import { Replay } from "evodb";
+ * const replay = Replay.open(databaseJson, historyNdjson); // history: null for a seed-written file
+ * const events = JSON.parse(replay.eventsJson(0));           // [{event: "created", …}, …]
+ * replay.bestAfter(events.length);                           // the run's best id, as `evodb best`
+ * replay.append(newLines);                                   // a followed run's next lines
+ * ```
+ */
+export class Replay {
+    private constructor();
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * `replay.append(lines)`: a followed run's new `history.ndjson` lines, re-run and added;
+     * returns how many events were added (an operation not yet whole waits for its next lines).
+     */
+    append(lines: string): number;
+    /**
+     * `replay.bestAfter(k)`: the best program's id once the first `k` events have happened
+     * (`undefined` before any program).
+     */
+    bestAfter(k: number): string | undefined;
+    /**
+     * `replay.eventsJson(from)`: the events from index `from` on, as one JSON array's text.
+     */
+    eventsJson(from: number): string;
+    /**
+     * `Replay.open(databaseJson, historyNdjson?)`: the run `database.json` and its
+     * `history.ndjson` record, re-run by the engine; without a history (or one that does not
+     * start at the run's creation), the file's programs re-inserted.
+     */
+    static open(database_json: string, history?: string | null): Replay;
+    /**
+     * `replay.length`: how many events the run has so far.
+     */
+    readonly length: number;
+    /**
+     * `replay.note`: why the events are re-inserted rather than recorded (`undefined`: they are recorded).
+     */
+    readonly note: string | undefined;
+}
+
+/**
  * A synthetic evolution with no LLM: sample → mutate → evaluate → add, from a seed.
  *
  * ```js
@@ -851,6 +896,10 @@ export class Simulation {
      */
     toJson(): string;
     /**
+     * `sim.bestId`: the best program's id (`undefined` before any), without copying its code.
+     */
+    readonly bestId: string | undefined;
+    /**
      * `sim.iteration`: iterations run so far (the seed program is iteration 0).
      */
     readonly iteration: number;
@@ -872,6 +921,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_database_free: (a: number, b: number) => void;
+    readonly __wbg_replay_free: (a: number, b: number) => void;
     readonly __wbg_simulation_free: (a: number, b: number) => void;
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
@@ -894,7 +944,14 @@ export interface InitOutput {
     readonly database_toJson: (a: number) => [number, number];
     readonly database_validate: (a: number, b: number) => [number, number];
     readonly policyCheck: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly replay_append: (a: number, b: number, c: number) => [number, number, number];
+    readonly replay_bestAfter: (a: number, b: number) => [number, number];
+    readonly replay_eventsJson: (a: number, b: number) => [number, number];
+    readonly replay_length: (a: number) => number;
+    readonly replay_note: (a: number) => [number, number];
+    readonly replay_open: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly simulation_best: (a: number) => [number, number, number];
+    readonly simulation_bestId: (a: number) => [number, number];
     readonly simulation_iteration: (a: number) => number;
     readonly simulation_new: (a: any, b: number, c: number, d: any) => [number, number, number];
     readonly simulation_stats: (a: number) => [number, number, number];

@@ -1,6 +1,6 @@
 // Every export of the npm package, typed: wasm/tests/package.test.mjs compiles this file with
 // `tsc --strict` against the packed tarball (Node ESM resolution, so the Node typings), then runs it.
-import { Database, Simulation, policyCheck } from "evodb";
+import { Database, Replay, Simulation, policyCheck } from "evodb";
 import type {
   AddOutcome, AddRequest, BestProgram, Config, Event, Info, Landscape, Lineage, Plan, PolicyVerdict, Sample, Stats,
   StopVerdict,
@@ -49,6 +49,15 @@ const sim = new Simulation({ numIslands: 3 }, 7, landscape);
 const simEvents: Event[] = sim.step(20);
 const simBest: BestProgram | null = sim.best();
 const simStats: Stats = sim.stats();
+const simBestId: string | undefined = sim.bestId;
+// A saved run as the playground opens it: the engine's events and best after each of them.
+const history = events.map((e) => JSON.stringify(e)).join("\n");
+const saved = Replay.open(text, history);
+const savedEvents: Event[] = JSON.parse(saved.eventsJson(0));
+const savedBest: string | undefined = saved.bestAfter(saved.length);
+const reinserted = Replay.open(text);
+const note: string | undefined = reinserted.note;
+const appended: number = saved.append("");
 const verdict: PolicyVerdict = policyCheck(["model.py", "benchmark.py"], "model.py");
 const custom: PolicyVerdict = policyCheck(["src/model.py"], "src/model.py", ["*.md"]);
 
@@ -60,7 +69,8 @@ console.log(JSON.stringify({
   problems: problems.length, tree: db.lineageTree().length > 0, mermaid: db.lineageMermaid().startsWith("graph"),
   markdown: db.populationMarkdown().includes("Population"), defaults: defaults.info().isEmpty,
   simIteration: sim.iteration, simEvents: simEvents.length > 0, simBest: simBest !== null,
-  simImproved: (simStats.improvement ?? 0) >= 0, simJson: sim.toJson().length > 0,
+  simImproved: (simStats.improvement ?? 0) >= 0, simJson: sim.toJson().length > 0, simBestId: simBestId === simBest?.id,
+  replay: [savedEvents.length === events.length, savedBest === best?.id, note !== undefined, saved.note, appended],
   policy: [verdict.pass, verdict.reason, custom.pass],
 }));
-for (const handle of [defaults, db, replayed, reloaded, sim]) handle.free();
+for (const handle of [defaults, db, replayed, reloaded, sim, saved, reinserted]) handle.free();

@@ -33,12 +33,12 @@ export default [
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ["www/tests/**/*.mjs", "skill/**/*.mjs", "wasm/tests/*.mjs", "wasm/benches/*.mjs", "wasm/examples/**/*.mjs", "host-cli/benches/**/*.mjs", "eslint.config.js"],
+    files: ["www/tests/**/*.mjs", "www/bench/**/*.mjs", "skill/**/*.mjs", "wasm/tests/*.mjs", "wasm/benches/*.mjs", "wasm/examples/**/*.mjs", "host-cli/benches/**/*.mjs", "eslint.config.js"],
     languageOptions: { globals: globals.node },
   },
   {
     // The functions these tests hand to playwright's page.evaluate run in the page.
-    files: ["www/tests/**/*.mjs", "wasm/tests/browser-package.test.mjs"],
+    files: ["www/tests/**/*.mjs", "www/bench/**/*.mjs", "wasm/tests/browser-package.test.mjs"],
     languageOptions: { globals: { document: "readonly" } },
   },
   {

@@ -7,7 +7,7 @@ import { Model } from "./model.js";
 import { LiveRun, savedRun, settingsFrom } from "./sources.js";
 import { IslandsView } from "./views/islands.js";
 import { FitnessView } from "./views/fitness.js";
-import { drawHeatmap } from "./views/heatmap.js";
+import { drawHeatmap, heatmapTooltips } from "./views/heatmap.js";
 import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
@@ -30,7 +30,7 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
  * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number,
  *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
- *   heatmap: string, stopFollowing: (() => void) | null}}
+ *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number}}
  */
 const state = {
   model: new Model(),
@@ -50,6 +50,7 @@ const state = {
   playStart: 0,
   heatmap: "",
   stopFollowing: null,
+  drawMs: 0,
 };
 
 /**
@@ -85,6 +86,7 @@ const eventsView = new EventsView($("events"), select);
 const topView = new TopView($("top"), select);
 const treeView = new TreeView($canvas("tree"), /** @type {HTMLSelectElement} */ ($("tree-colour")), select);
 $("tree-fit").addEventListener("click", () => treeView.fit());
+heatmapTooltips($canvas("heatmap"));
 
 /** @param {string} text */
 function status(text) {
@@ -150,13 +152,28 @@ function startSimulation(settings) {
   return true;
 }
 
+/** While playing, the simulation's share of a frame (ms), and the steps run between checks. */
+const STEP_BUDGET_MS = 8;
+const LIVE_BATCH = 10;
+/** While playing, the charts (fitness, tree, cells) and lists (events, top) are drawn every this many frames. */
+const CHART_EVERY = 3;
+
 /**
- * One unit of play: `n` simulation steps live, `n` events in replay.
+ * One unit of play: up to `n` simulation steps live (fewer when a frame's budget runs out while
+ * playing), `n` events in replay.
  * @param {number} n
  */
 function advance(n) {
   if (state.live && atEnd()) {
-    for (const event of state.live.step(n)) state.model.apply(event);
+    // Up to `n` steps, in small batches while the frame's budget lasts, so a slow machine shows
+    // fewer steps per frame rather than fewer frames.
+    const deadline = performance.now() + STEP_BUDGET_MS;
+    for (let done = 0; done < n; ) {
+      const batch = Math.min(LIVE_BATCH, n - done);
+      for (const event of state.live.step(batch)) state.model.apply(event);
+      done += batch;
+      if (state.playing && performance.now() > deadline) break;
+    }
     state.liveLength = state.model.applied;
     showEnginesBest();
     state.dirty = true;
@@ -176,6 +193,8 @@ function play() {
 function pause() {
   state.playing = false;
   $("play").textContent = "Play";
+  // Draw everything once more: a playing run draws its charts only every few frames.
+  state.dirty = true;
 }
 
 function frame() {
@@ -195,19 +214,24 @@ function frame() {
 
 /** Redraws what changed; each view skips itself when what it shows is unchanged. */
 function draw() {
+  const started = performance.now();
   const { model } = state;
   if (state.following) state.selected = model.best?.id ?? null;
   islandsView.draw(model, state.selected);
-  fitnessView.draw(model);
-  treeView.draw(model, state.selected);
-  const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
-  if (heatmapKey !== state.heatmap) {
-    state.heatmap = heatmapKey;
-    drawHeatmap($canvas("heatmap"), model);
+  // While a run plays, the charts and lists are drawn every third frame: they move no slower to
+  // the eye, and a frame's cost stays within a slow machine's budget.
+  if (!state.playing || state.frames % CHART_EVERY === 0) {
+    eventsView.draw(model);
+    topView.draw(model, state.selected);
+    fitnessView.draw(model);
+    treeView.draw(model, state.selected);
+    const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
+    if (heatmapKey !== state.heatmap) {
+      state.heatmap = heatmapKey;
+      drawHeatmap($canvas("heatmap"), model);
+    }
   }
   programView.draw(model, state.selected, state.following);
-  eventsView.draw(model);
-  topView.draw(model, state.selected);
   const position = $input("position");
   position.max = String(timelineLength());
   position.value = String(model.applied);
@@ -222,6 +246,9 @@ function draw() {
   body.selected = state.selected ?? "";
   body.bestId = model.best?.id ?? "";
   state.dirty = false;
+  // For scripts: what a frame's drawing costs, smoothed (it must not grow with the run).
+  state.drawMs = 0.9 * state.drawMs + 0.1 * (performance.now() - started);
+  body.drawMs = state.drawMs.toFixed(2);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The live simulation at top speed for 60 s, in headless Chromium: its memory stays flat (it
-// keeps no events, and forgets pruned programs no live one descends from), while the timeline
-// can still go back to any step. Prints frames per second early and late; no timed assertion.
+// keeps no events, and forgets pruned programs no live one descends from) and what a frame
+// rebuilds stays the same size, while the timeline can still go back to any step. Prints frames
+// per second and drawing cost early and late; no timed assertion (www/bench/ measures speed).
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { launch } from "./helpers.mjs";
@@ -26,6 +27,9 @@ const measure = (page) =>
       events: Number(body.events),
       known: Number(body.known),
       programs: Number(body.programs),
+      drawMs: Number(body.drawMs),
+      // What a frame rebuilds: the event list and the program panel.
+      nodes: document.querySelectorAll("#events *, #program *").length,
     };
   });
 
@@ -64,12 +68,15 @@ test("a 60 s live run at top speed keeps its memory flat, and can still be scrub
     `live run at top speed: ${early.events} events at 15 s, ${late.events} at 60 s; ` +
       `JS heap ${(early.heap / 2 ** 20).toFixed(1)} → ${(late.heap / 2 ** 20).toFixed(1)} MB, ` +
       `wasm ${(early.wasm / 2 ** 20).toFixed(1)} → ${(late.wasm / 2 ** 20).toFixed(1)} MB, ` +
-      `known programs ${early.known} → ${late.known} (live ${late.programs}), ${earlyFps.toFixed(0)} → ${lateFps.toFixed(0)} fps`,
+      `known programs ${early.known} → ${late.known} (live ${late.programs}), ${earlyFps.toFixed(0)} → ${lateFps.toFixed(0)} fps, ` +
+      `drawing ${early.drawMs} → ${late.drawMs} ms a frame, ${early.nodes} → ${late.nodes} elements in the event list and panel`,
   );
   assert.ok(late.events > 2 * early.events, "the run went on (more than twice the events at 60 s)");
   assert.ok(late.heap < early.heap * 1.3 + 4 * 2 ** 20, `the JS heap stays flat (${early.heap} → ${late.heap} bytes)`);
   assert.ok(late.wasm <= early.wasm * 1.3 + 4 * 2 ** 20, `the wasm memory stays flat (${early.wasm} → ${late.wasm} bytes)`);
   assert.ok(late.known < 2048 + 3 * late.programs, `pruned programs are forgotten (${late.known} known, ${late.programs} live)`);
+  // A frame's work does not grow with the run: the views it rebuilds stay the same size.
+  assert.ok(late.nodes <= early.nodes * 1.5 + 50, `the event list and panel stay bounded (${early.nodes} → ${late.nodes} elements)`);
 
   // Back to step 100: the simulation is run again to there; forward again reaches the same end.
   await page.click("#play");

@@ -69,6 +69,8 @@ test("a click on an island's square opens that program, its diff against the par
   const program = programs.get(id);
   assert.ok(program, `the clicked square opened ${id}, a program of the run`);
   assert.ok(file.islands[0].includes(id), "the clicked square is a member of island 0");
+  await canvas.hover({ position: { x: 68, y: 5 } });
+  assert.ok((await canvas.getAttribute("title")).startsWith(`${id}\nfitness `), "hovering a square names its program");
   let shown = await panel(page);
   assert.equal(shown.title, id);
   assert.equal(shown.facts.island.split(" ")[0], String(program.island), "the panel names its home island");

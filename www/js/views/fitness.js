@@ -16,22 +16,35 @@ export class FitnessView {
    */
   constructor(canvas, onSelect) {
     this.canvas = canvas;
-    /** The drawn best-line points, in CSS pixels, for clicks. @type {{x: number, y: number, id: string}[]} */
+    /** The drawn best-line points, in CSS pixels, for clicks and tooltips. @type {{x: number, y: number, id: string, text: string}[]} */
     this.hits = [];
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
     canvas.addEventListener("click", (e) => {
-      const rect = canvas.getBoundingClientRect();
-      const x = e.clientX - rect.left;
-      const y = e.clientY - rect.top;
-      let nearest = null;
-      let distance = 12 * 12;
-      for (const hit of this.hits) {
-        const d = (hit.x - x) ** 2 + (hit.y - y) ** 2;
-        if (d < distance) [nearest, distance] = [hit, d];
-      }
+      const nearest = this.nearest(e);
       if (nearest) onSelect(nearest.id);
     });
+    canvas.addEventListener("pointermove", (e) => {
+      const nearest = this.nearest(e);
+      canvas.title = nearest ? `${nearest.text}; click to open ${nearest.id.slice(0, 8)}` : "";
+    });
+  }
+
+  /**
+   * The drawn best point nearest the pointer, within 12 px.
+   * @param {MouseEvent} e
+   */
+  nearest(e) {
+    const rect = this.canvas.getBoundingClientRect();
+    const x = e.clientX - rect.left;
+    const y = e.clientY - rect.top;
+    let nearest = null;
+    let distance = 12 * 12;
+    for (const hit of this.hits) {
+      const d = (hit.x - x) ** 2 + (hit.y - y) ** 2;
+      if (d < distance) [nearest, distance] = [hit, d];
+    }
+    return nearest;
   }
 
   /** @param {Model} model */
@@ -98,7 +111,9 @@ export class FitnessView {
           if (started) ctx.lineTo(x, y);
           else ctx.moveTo(x, y);
           started = true;
-          if (line === "best" && point.bestId) this.hits.push({ x, y, id: point.bestId });
+          if (line === "best" && point.bestId) {
+            this.hits.push({ x, y, id: point.bestId, text: `island ${island}: best ${value.toFixed(4)}, mean ${point.mean?.toFixed(4) ?? "—"} after ${point.x} programs` });
+          }
         }
         ctx.stroke();
       }

@@ -11,11 +11,26 @@ import { fitText, fitnessColor, prepare, rampColor, theme } from "./color.js";
 const PAD = { left: 64, top: 8, bottom: 34, right: 58 };
 const BAR = { width: 10, gap: 10 };
 
+/** Per canvas: what a point of the last drawing shows, for its tooltip. @type {WeakMap<HTMLCanvasElement, (x: number, y: number) => string>} */
+const hover = new WeakMap();
+
+/**
+ * Tooltips over the cells: each cell's bins and its best program (call once per canvas).
+ * @param {HTMLCanvasElement} canvas
+ */
+export function heatmapTooltips(canvas) {
+  canvas.addEventListener("pointermove", (e) => {
+    const rect = canvas.getBoundingClientRect();
+    canvas.title = hover.get(canvas)?.(e.clientX - rect.left, e.clientY - rect.top) ?? "";
+  });
+}
+
 /**
  * @param {HTMLCanvasElement} canvas
  * @param {Model} model
  */
 export function drawHeatmap(canvas, model) {
+  hover.delete(canvas);
   const { ctx, width, height } = prepare(canvas);
   const colours = theme();
   const dims = model.config.features ?? [];
@@ -29,29 +44,45 @@ export function drawHeatmap(canvas, model) {
   const sizes = dims.map((d) => dimensionSize(d, model.numIslands));
   const cols = sizes[0];
   const rows = sizes[1] ?? 1;
-  /** Cell index → the best fitness in it. @type {Map<number, number>} */
+  /** Cell index → the best live accepted program in it. @type {Map<number, {fitness: number, id: string, count: number}>} */
   const best = new Map();
   for (const program of model.programs.values()) {
     if (!program.cell || program.status === "rejected") continue;
     const key = program.cell[0] + (program.cell[1] ?? 0) * cols;
     const current = best.get(key);
-    if (current === undefined || program.fitness > current) best.set(key, program.fitness);
+    if (current === undefined) best.set(key, { fitness: program.fitness, id: program.id, count: 1 });
+    else {
+      current.count += 1;
+      if (program.fitness > current.fitness) [current.fitness, current.id] = [program.fitness, program.id];
+    }
   }
   const plotW = width - PAD.left - PAD.right;
   const plotH = height - PAD.top - PAD.bottom;
   const w = plotW / cols;
   const h = plotH / rows;
   const range = model.range();
+  const xNames = binLabels(dims[0], cols);
+  const yNames = dims[1] ? binLabels(dims[1], rows) : [];
+  hover.set(canvas, (x, y) => {
+    const c = Math.floor((x - PAD.left) / w);
+    const r = rows - 1 - Math.floor((y - PAD.top) / h);
+    if (c < 0 || c >= cols || r < 0 || r >= rows) return "";
+    const where = `${dimensionName(dims[0])} ${xNames[c]}${dims[1] ? `, ${dimensionName(dims[1])} ${yNames[r]}` : ""}`;
+    const cell = best.get(c + r * cols);
+    return cell
+      ? `${where}: best ${cell.fitness.toFixed(4)} (${cell.id.slice(0, 8)}) of ${cell.count} live`
+      : `${where}: empty`;
+  });
   for (let r = 0; r < rows; r += 1) {
     for (let c = 0; c < cols; c += 1) {
-      const value = best.get(c + r * cols);
+      const value = best.get(c + r * cols)?.fitness;
       ctx.fillStyle = value === undefined ? colours.empty : fitnessColor(value, range);
       ctx.fillRect(PAD.left + c * w, PAD.top + (rows - 1 - r) * h, Math.max(1, w - 1), Math.max(1, h - 1));
     }
   }
   // Bin labels, thinned so they never overlap.
   ctx.fillStyle = colours.muted;
-  const xLabels = binLabels(dims[0], cols);
+  const xLabels = xNames;
   const xEvery = Math.max(1, Math.ceil((Math.max(...xLabels.map((t) => ctx.measureText(t).width)) + 6) / w));
   ctx.textAlign = "center";
   xLabels.forEach((label, c) => {
@@ -60,7 +91,7 @@ export function drawHeatmap(canvas, model) {
   ctx.textAlign = "right";
   if (dims[1]) {
     const yEvery = Math.max(1, Math.ceil(13 / h));
-    binLabels(dims[1], rows).forEach((label, r) => {
+    yNames.forEach((label, r) => {
       if (r % yEvery === 0) {
         ctx.fillText(fitText(ctx, label, PAD.left - 18), PAD.left - 4, PAD.top + (rows - 1 - r + 0.5) * h + 4);
       }

@@ -31,10 +31,24 @@ export class IslandsView {
     this.selected = null;
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
-    canvas.addEventListener("click", (e) => {
+    /** The model last drawn, for tooltips. @type {import("../model.js").Model | null} */
+    this.model = null;
+    /** @param {MouseEvent} e */
+    const boxAt = (e) => {
       const rect = canvas.getBoundingClientRect();
-      const hit = this.boxes.find((b) => inside(b, e.clientX - rect.left, e.clientY - rect.top));
+      return this.boxes.find((b) => inside(b, e.clientX - rect.left, e.clientY - rect.top));
+    };
+    canvas.addEventListener("click", (e) => {
+      const hit = boxAt(e);
       if (hit) onSelect(hit.id);
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      const hit = boxAt(e);
+      const program = hit && this.model?.known.get(hit.id);
+      canvas.title = program
+        ? `${program.id}\nfitness ${program.fitness.toFixed(4)}, island ${program.island}, generation ${program.generation}` +
+          `${program.status === "rejected" ? ", rejected" : ""}\n${program.changes.split("\n")[0]}`
+        : "";
     });
     canvas.addEventListener("keydown", (e) => this.key(e));
   }
@@ -68,6 +82,7 @@ export class IslandsView {
    * @param {string | null} selected
    */
   draw(model, selected) {
+    this.model = model;
     const key = `${model.version}|${selected}|${this.canvas.clientWidth}|${model.range().join()}`;
     if (key === this.drawn) return;
     this.drawn = key;

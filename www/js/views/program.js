@@ -12,6 +12,9 @@ import { colourLine } from "../syntax.js";
 
 /** What the code pane shows. @typedef {"code" | "parent" | "best"} CodeMode */
 
+/** The lineage lists the root and at most this many of the last ancestors. */
+const LINEAGE_SHOWN = 40;
+
 export class ProgramView {
   /**
    * @param {HTMLElement} element where the panel goes
@@ -153,7 +156,13 @@ export class ProgramView {
     const list = document.createElement("ol");
     list.className = "program-lineage";
     if (!complete) list.append(item("ancestors before this one are not in the file", "missing"));
-    for (const p of chain) {
+    // A lineage thousands deep shows its root, then its last ancestors (the tree shows them all).
+    const hidden = chain.length > LINEAGE_SHOWN ? chain.length - LINEAGE_SHOWN : 0;
+    for (const [i, p] of chain.entries()) {
+      if (hidden > 0 && i > 0 && i <= hidden) {
+        if (i === 1) list.append(item(`… ${hidden} more ancestors (the family tree shows every one)`, "missing"));
+        continue;
+      }
       const li = item("", model.programs.has(p.id) ? "" : "gone");
       const button = document.createElement("button");
       button.type = "button";

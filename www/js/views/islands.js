@@ -176,6 +176,7 @@ export class IslandsView {
       }
     }
     // For tests and for people: what is on the canvas, and what is only counted.
+    this.canvas.dataset.islands = String(this.ranked.length);
     this.canvas.dataset.members = String(this.ranked.reduce((n, ids) => n + ids.length, 0));
     this.canvas.dataset.drawn = String(drawn);
     this.canvas.dataset.more = String(hidden.reduce((n, k) => n + k, 0));

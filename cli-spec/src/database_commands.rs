@@ -59,7 +59,7 @@ pub const ISLAND: Flag =
 pub const STATUS: Flag = Flag::text("status", "STATUS", "The evaluation's outcome; accepted when not given")
     .possible_values(&[
         PossibleValue { name: "accepted", help: "a scored program that joins the population" },
-        PossibleValue { name: "rejected", help: "kept as memory; joins no island" },
+        PossibleValue { name: "rejected", help: "kept on its island as memory, ranked like any program" },
         PossibleValue { name: "error", help: "failed to run (needs --reason); joins no island" },
     ]);
 pub const REASON: Flag =

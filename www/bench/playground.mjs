@@ -8,7 +8,7 @@
 //   per second and drawing cost per frame, as is and with the CPU slowed 4× (DevTools' throttling).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, workDir } from "../tests/helpers.mjs";
+import { framesPerSecond, launch, workDir } from "../tests/helpers.mjs";
 
 const { Simulation } = createRequire(import.meta.url)("../../wasm/pkg/evodb.cjs");
 const emit = (id, value, label) => console.log(JSON.stringify({ id, value: Number(value), label }));
@@ -53,20 +53,10 @@ try {
     });
     await live.page.click("#play");
     await live.page.waitForTimeout(2000);
-    const figures = await live.page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          let frames = 0;
-          const start = performance.now();
-          const tick = () => {
-            frames += 1;
-            const elapsed = performance.now() - start;
-            if (elapsed < 8000) globalThis.requestAnimationFrame(tick);
-            else resolve({ fps: (frames * 1000) / elapsed, drawMs: Number(document.body.dataset.drawMs) });
-          };
-          globalThis.requestAnimationFrame(tick);
-        }),
-    );
+    const figures = {
+      fps: await framesPerSecond(live.page, 8000),
+      drawMs: Number(await live.page.evaluate(() => document.body.dataset.drawMs)),
+    };
     const slowed = throttle === 1 ? "" : `, CPU slowed ${throttle}×`;
     emit(`playground.live_fps.x${throttle}`, figures.fps.toFixed(1), `live simulation at top speed${slowed}, frames/s`);
     emit(`playground.live_draw_ms.x${throttle}`, figures.drawMs.toFixed(2), `drawing one frame of it${slowed}, ms`);

@@ -127,14 +127,20 @@ function atEnd() {
   return state.model.applied >= timelineLength();
 }
 
+/** Frees the run on show (its engine's memory is wasm's, not the garbage collector's). */
+function dropRun() {
+  state.live?.simulation?.free();
+  state.live = null;
+  state.replay?.free();
+  state.replay = null;
+}
+
 /** @param {Settings} settings */
 function startSimulation(settings) {
   pause();
   try {
-    state.live?.simulation?.free();
+    dropRun();
     state.live = new LiveRun(settings);
-    state.replay?.free();
-    state.replay = null;
   } catch (e) {
     status(`Cannot start: ${e.message}`);
     return false;
@@ -262,9 +268,7 @@ function openRun(databaseText, historyText, name) {
   pause();
   try {
     const run = savedRun(databaseText, historyText);
-    state.live?.simulation?.free();
-    state.live = null;
-    state.replay?.free();
+    dropRun();
     state.replay = run.replay;
     state.events = run.events;
     state.model.reset({});

@@ -2,23 +2,13 @@
 // the later program and a rejected program can be best (as `evodb best` says); a file without
 // its history is re-inserted with the file's fitness rule (`primary`, not a plain mean), so the
 // page's best and its fitness are `evodb stats`'s; a run followed live keeps agreeing.
-import test, { after, before } from "node:test";
+import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { rmSync, unlinkSync } from "node:fs";
-import { data, evodb, launch, workDir } from "./helpers.mjs";
+import { unlinkSync } from "node:fs";
+import { browserSuite, data, evodb } from "./helpers.mjs";
 
-const work = workDir("engine");
-let chromium;
-
-before(async () => {
-  rmSync(work, { recursive: true, force: true });
-  chromium = await launch();
-});
-
-after(async () => {
-  await chromium?.close();
-});
+const { work, view, open } = browserSuite("engine");
 
 const cli = (...args) => JSON.parse(execFileSync(evodb, args, { stdio: ["ignore", "pipe", "ignore"] }).toString());
 const add = (db, parent, code, metrics, ...more) =>
@@ -46,8 +36,8 @@ test("ties and rejected programs: the page's best is the engine's at every point
   const rejected = add(db, seed, "v3", { s: 0.9 }, "--status", "rejected", "--reason", "fails a test");
   assert.equal(cli("best", db).id, rejected, "the engine's best may be a rejected program");
 
-  const url = await chromium.view(db);
-  const { page, errors } = await chromium.open(url);
+  const url = await view(db);
+  const { page, errors } = await open(url);
   const events = Number((await data(page)).events);
   assert.equal((await data(page)).bestId, rejected);
   // Each add is one `added` event (the archive's change follows it): walk back through them.
@@ -72,8 +62,8 @@ test("a file without its history is re-inserted with the file's own fitness rule
   const stats = cli("stats", db);
   assert.equal(stats.bestProgramId, second);
 
-  const url = await chromium.view(db);
-  const { page, errors } = await chromium.open(url);
+  const url = await view(db);
+  const { page, errors } = await open(url);
   const shown = await data(page);
   assert.equal(shown.replayNote, "true", "the page says the programs are re-inserted");
   assert.equal(shown.bestId, second, "the page's best is the engine's under `primary:s`");

@@ -2,7 +2,8 @@
 // real `evodb view` serving the page, `evodb demo` runs to look at, and the page's own report of
 // what it shows (`document.body.dataset`). Screenshots go to target/www-screenshots/.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -71,4 +72,54 @@ export function demo(out, { seed, steps, config, landscape }) {
     "--config", JSON.stringify(config), "--landscape", JSON.stringify(landscape)], { stdio: "ignore" });
   const stats = JSON.parse(execFileSync(evodb, ["stats", `${out}/database`]).toString());
   return { stats, dir: `${out}/database` };
+}
+
+/**
+ * A test file's browser: Chromium launched before its tests (with `extraArgs`) and closed after,
+ * and, with a `name`, a scratch directory emptied first. `view` and `open` are `launch()`'s.
+ * @param {string} [name]
+ * @param {string[]} [extraArgs]
+ */
+export function browserSuite(name, extraArgs = []) {
+  const work = name ? workDir(name) : "";
+  /** @type {Awaited<ReturnType<typeof launch>> | undefined} */
+  let launched;
+  before(async () => {
+    if (work) rmSync(work, { recursive: true, force: true });
+    launched = await launch(extraArgs);
+  });
+  after(async () => {
+    await launched?.close();
+  });
+  return {
+    work,
+    /** @param {string} [db] */
+    view: (db) => /** @type {NonNullable<typeof launched>} */ (launched).view(db),
+    /** @param {string} url @param {{width: number, height: number}} [viewport] */
+    open: (url, viewport) => /** @type {NonNullable<typeof launched>} */ (launched).open(url, viewport),
+  };
+}
+
+/**
+ * The page's frames per second over `ms` milliseconds (for printing: speed is a bench's, not a
+ * test's, to judge).
+ * @param {import("playwright-core").Page} page
+ * @param {number} ms
+ */
+export function framesPerSecond(page, ms) {
+  return page.evaluate(
+    (span) =>
+      new Promise((resolve) => {
+        let frames = 0;
+        const start = performance.now();
+        const tick = () => {
+          frames += 1;
+          const elapsed = performance.now() - start;
+          if (elapsed < span) globalThis.requestAnimationFrame(tick);
+          else resolve((frames * 1000) / elapsed);
+        };
+        globalThis.requestAnimationFrame(tick);
+      }),
+    ms,
+  );
 }

@@ -4,23 +4,13 @@
 // program, OpenEvolve's best, the parents it pruned as placeholders in the family tree, a
 // migrant's panel with its lineage. Screenshot:
 // target/www-screenshots/import-openevolve-1440.png.
-import test, { after, before } from "node:test";
+import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
-import { data, evodb, launch, root, shots, workDir } from "./helpers.mjs";
+import { readFileSync } from "node:fs";
+import { browserSuite, data, evodb, root, shots } from "./helpers.mjs";
 
-const work = workDir("import");
-let chromium;
-
-before(async () => {
-  rmSync(work, { recursive: true, force: true });
-  chromium = await launch();
-});
-
-after(async () => {
-  await chromium?.close();
-});
+const { work, view, open } = browserSuite("import");
 
 test("an OpenEvolve run imported with `evodb import openevolve` renders, best program and migrants included", async () => {
   const python = execFileSync("bash", [`${root}tests/import/venv.sh`]).toString().trim();
@@ -29,8 +19,8 @@ test("an OpenEvolve run imported with `evodb import openevolve` renders, best pr
   const imported = JSON.parse(execFileSync(evodb, ["import", "openevolve", `${work}/oe`, `${work}/db`], { stdio: ["ignore", "pipe", "ignore"] }).toString());
   assert.equal(imported.imported, expected.programs);
 
-  const url = await chromium.view(`${work}/db`);
-  const { page, errors } = await chromium.open(url, { width: 1440, height: 1000 });
+  const url = await view(`${work}/db`);
+  const { page, errors } = await open(url, { width: 1440, height: 1000 });
   const shown = await data(page);
   assert.equal(shown.programs, String(expected.programs), "every imported program is live in the replay");
   assert.equal(shown.replayMatches, "true", "the replayed history agrees with database.json");

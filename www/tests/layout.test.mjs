@@ -1,25 +1,14 @@
 // Defects of the first playground, each pinned: event 0 of an 8-island run shows its 8 islands
 // (not a default setup), and every chart redraws at the new size when the window is resized.
-import test, { after, before } from "node:test";
+import test from "node:test";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { demo, launch, workDir } from "./helpers.mjs";
+import { browserSuite, demo } from "./helpers.mjs";
 
-const work = workDir("layout");
-let chromium;
-
-before(async () => {
-  rmSync(work, { recursive: true, force: true });
-  chromium = await launch();
-});
-
-after(async () => {
-  await chromium?.close();
-});
+const { work, view, open } = browserSuite("layout");
 
 test("event 0 of an 8-island run shows its 8 islands", async () => {
   const { dir } = demo(`${work}/eight`, { seed: 2, steps: 40, config: { numIslands: 8 }, landscape: { terms: 3, ruggedness: 0 } });
-  const { page, errors } = await chromium.open(await chromium.view(dir));
+  const { page, errors } = await open(await view(dir));
   const islands = () => page.evaluate(() => document.querySelector("#islands").dataset.islands);
   assert.equal(await islands(), "8");
   for (const position of ["0", "1"]) {
@@ -32,7 +21,7 @@ test("event 0 of an 8-island run shows its 8 islands", async () => {
 
 test("every chart redraws at its new size when the window is resized", async () => {
   const { dir } = demo(`${work}/resize`, { seed: 4, steps: 40, config: {}, landscape: { terms: 3, ruggedness: 0 } });
-  const { page, errors } = await chromium.open(await chromium.view(dir), { width: 1440, height: 1000 });
+  const { page, errors } = await open(await view(dir), { width: 1440, height: 1000 });
   const sizes = () =>
     page.evaluate(() =>
       [...document.querySelectorAll("canvas")].map((c) => ({

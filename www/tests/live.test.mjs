@@ -2,19 +2,11 @@
 // keeps no events, and forgets pruned programs no live one descends from) and what a frame
 // rebuilds stays the same size, while the timeline can still go back to any step. Prints frames
 // per second and drawing cost early and late; no timed assertion (www/bench/ measures speed).
-import test, { after, before } from "node:test";
+import test from "node:test";
 import assert from "node:assert/strict";
-import { launch } from "./helpers.mjs";
+import { browserSuite, framesPerSecond } from "./helpers.mjs";
 
-let chromium;
-
-before(async () => {
-  chromium = await launch(["--js-flags=--expose-gc", "--enable-precise-memory-info"]);
-});
-
-after(async () => {
-  await chromium?.close();
-});
+const { view, open } = browserSuite(undefined, ["--js-flags=--expose-gc", "--enable-precise-memory-info"]);
 
 /** The page's JS heap after a full collection, its wasm memory, and how far the run is. */
 const measure = (page) =>
@@ -33,26 +25,9 @@ const measure = (page) =>
     };
   });
 
-/** Frames per second over 2 s, for the log (no assertion: speed belongs in benchmarks). */
-const fps = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        let frames = 0;
-        const start = performance.now();
-        const tick = () => {
-          frames += 1;
-          const elapsed = performance.now() - start;
-          if (elapsed < 2000) globalThis.requestAnimationFrame(tick);
-          else resolve((frames * 1000) / elapsed);
-        };
-        globalThis.requestAnimationFrame(tick);
-      }),
-  );
-
 test("a 60 s live run at top speed keeps its memory flat, and can still be scrubbed back", async () => {
-  const url = await chromium.view();
-  const { page, errors } = await chromium.open(`${url}?numIslands=8&maxIslandSize=60&operators=true`, { width: 1440, height: 1000 });
+  const url = await view();
+  const { page, errors } = await open(`${url}?numIslands=8&maxIslandSize=60&operators=true`, { width: 1440, height: 1000 });
   await page.evaluate(() => {
     const speed = /** @type {HTMLInputElement} */ (document.querySelector("#speed"));
     speed.value = speed.max;
@@ -75,10 +50,10 @@ test("a 60 s live run at top speed keeps its memory flat, and can still be scrub
   const following = await page.evaluate(() => [document.querySelector("#program h3")?.textContent, document.body.dataset.bestId]);
   assert.equal(following[0], following[1], "the panel shows the current best while the run plays");
   const early = await measure(page);
-  const earlyFps = await fps(page);
+  const earlyFps = await framesPerSecond(page, 2000);
   const latePeak = await heapPeak(40);
   const late = await measure(page);
-  const lateFps = await fps(page);
+  const lateFps = await framesPerSecond(page, 2000);
   console.log(
     `live run at top speed: ${early.events} events at 15 s, ${late.events} at 60 s; ` +
       `JS heap at most ${(earlyPeak / 2 ** 20).toFixed(1)} MB in 5–15 s, ${(latePeak / 2 ** 20).toFixed(1)} MB in 20–60 s, ` +

@@ -2,22 +2,12 @@
 // ever added is a node (pruned ones as ghosts), the best's lineage is the bold path, a click on
 // a pruned ancestor opens it, the wheel zooms and 0 fits again. Screenshot:
 // target/www-screenshots/tree-1440.png.
-import test, { after, before } from "node:test";
+import test from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
-import { data, demo, launch, shots, workDir } from "./helpers.mjs";
+import { readFileSync } from "node:fs";
+import { browserSuite, data, demo, shots } from "./helpers.mjs";
 
-const work = workDir("tree");
-let chromium;
-
-before(async () => {
-  rmSync(work, { recursive: true, force: true });
-  chromium = await launch();
-});
-
-after(async () => {
-  await chromium?.close();
-});
+const { work, view, open } = browserSuite("tree");
 
 const tree = (page) => page.evaluate(() => ({ ...document.querySelector("#tree").dataset }));
 
@@ -37,8 +27,8 @@ test("the family tree holds every program ever added, pruned ones as ghosts, and
   let lineage = 0;
   for (let id = stats.bestProgramId; id && id !== "0"; id = parents.get(id)) lineage += 1;
 
-  const url = await chromium.view(dir);
-  const { page, errors } = await chromium.open(url, { width: 1440, height: 1000 });
+  const url = await view(dir);
+  const { page, errors } = await open(url, { width: 1440, height: 1000 });
   let shown = await tree(page);
   assert.equal(Number(shown.nodes), parents.size, "one node per program ever added");
   assert.equal(Number(shown.missing), 0, "a run with its history misses no parent");

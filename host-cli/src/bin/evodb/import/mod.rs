@@ -20,7 +20,7 @@ use evodb_host::Access;
 use evodb_host::views::{core, wit};
 use serde_json::json;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use crate::args::{ImportArgs, ImportSource};
 use crate::commands::Printed;
@@ -86,16 +86,11 @@ pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
 
     let mut session = runtime.open(&args.db, Access::Write)?;
     let db_shown = session.shown().to_string();
-    let mut unknown_parents = 0;
     let outcome = session.init_with(&config.to_string(), 0, |m, st, db| {
         let mut last = None;
         for (request, clock) in &requests {
             match m.call_add(&mut *st, db, &wit(request.clone()), *clock)? {
-                Ok(outcome) => {
-                    let outcome: evodb_core::AddOutcome = core(outcome);
-                    unknown_parents += outcome.warnings.iter().filter(|w| w.contains("is not in the database")).count();
-                    last = Some(outcome);
-                }
+                Ok(outcome) => last = Some(outcome),
                 Err(e) => return Ok(Err(e)),
             }
         }
@@ -108,6 +103,9 @@ pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
         other => other,
     })?;
 
+    let ids: HashSet<&str> = source.programs.iter().map(|p| p.id.as_str()).collect();
+    let unknown_parents =
+        source.programs.iter().filter(|p| p.parent_id.as_deref().is_some_and(|parent| !ids.contains(parent))).count();
     let mut warnings = source.warnings;
     if unknown_parents > 0 {
         warnings.push(format!(
@@ -116,7 +114,7 @@ pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
             source.tool
         ));
     }
-    let best = last.and_then(|outcome| outcome.best_program_id);
+    let best = last.and_then(|outcome| core::<_, evodb_core::AddOutcome>(outcome).best_program_id);
     let printed = json!({
         "imported": requests.len(),
         "tool": source.tool,

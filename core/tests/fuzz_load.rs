@@ -7,7 +7,9 @@
 //! - evodb adds no problem: every problem `validate_json` finds in what it writes was already in
 //!   what it loaded (the loader refuses broken structure but, like the seed's, carries on past
 //!   what `validate` reports, e.g. a generation that is not its parent's + 1);
-//! - a refused operation leaves the database byte-identical.
+//! - a refused operation leaves the database byte-identical;
+//! - a snapshot caught up with the history lines written after it (`Database::catch_up`, what a
+//!   PostgreSQL run's load does) is the database those lines came from, byte for byte.
 //!
 //! Regressions proptest finds are kept in `proptest-regressions/fuzz_load.txt` and replayed first.
 
@@ -189,5 +191,29 @@ proptest! {
             prop_assert!(added.is_empty(), "the ops added problems: {added:?}");
             prop_assert_eq!(Database::from_json(&after).expect("the file after the ops loads").to_json(), after);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A store that keeps a snapshot re-runs the lines written after it (`catch_up`): whatever the
+    /// operations before and after the snapshot, that rebuilds the database byte for byte.
+    #[test]
+    fn a_snapshot_caught_up_with_the_lines_after_it_is_the_database(
+        ops in prop::collection::vec(op(), 0..24),
+        split in 0usize..24,
+    ) {
+        let (before, after) = ops.split_at(split.min(ops.len()));
+        let mut db = Database::from_json(&base_file()).unwrap();
+        run(&mut db, before);
+        let snapshot = db.to_json();
+        let mut live = Database::from_json(&snapshot).unwrap();
+        live.record_events(true);
+        run(&mut live, after);
+        let lines: String = live.take_events().iter().map(|e| evodb_core::json_text::to_compact_js(e) + "\n").collect();
+        let mut again = Database::from_json(&snapshot).unwrap();
+        again.catch_up(&lines).expect("the lines re-run");
+        prop_assert_eq!(again.to_json(), live.to_json());
     }
 }

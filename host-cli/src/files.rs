@@ -46,11 +46,24 @@ impl Files {
     }
 
     /// Stores `database` and appends `events` (history lines), atomically: what the component's
-    /// `commit` does, for the host's own writers (`evodb copy`).
-    pub fn commit(&mut self, database: &[u8], events: &[u8]) -> Result<(), String> {
+    /// `commit` does, for the host's own writers (`evodb copy`). Without `database` (a snapshot
+    /// store only), appends the events alone.
+    pub fn commit(&mut self, database: Option<&[u8]>, events: &[u8]) -> Result<(), String> {
+        match (self, database) {
+            (Files::Directory(files), Some(database)) => files.commit(database, events),
+            (Files::Directory(_), None) => Err("a directory's database.json is written with every commit; \
+                 this is a bug in evodb"
+                .into()),
+            (Files::Postgres(run), database) => run.commit(database, events),
+        }
+    }
+
+    /// Whether the stored `database.json` reflects every stored event (always, for a directory);
+    /// otherwise a load re-runs the pending ones.
+    pub fn is_current(&self) -> bool {
         match self {
-            Files::Directory(files) => files.commit(database, events),
-            Files::Postgres(run) => run.commit(database, events),
+            Files::Directory(_) => true,
+            Files::Postgres(run) => run.is_current(),
         }
     }
 
@@ -170,7 +183,21 @@ impl Host for crate::State {
         }
     }
 
-    fn commit(&mut self, database: Vec<u8>, events: Vec<u8>) -> Result<(), String> {
-        self.files.commit(&database, &events)
+    fn read_pending(&mut self) -> Result<Vec<u8>, String> {
+        match &mut self.files {
+            Files::Directory(_) => Ok(Vec::new()),
+            Files::Postgres(run) => run.read_pending(),
+        }
+    }
+
+    fn database_due(&mut self, events_bytes: u64) -> bool {
+        match &mut self.files {
+            Files::Directory(_) => true,
+            Files::Postgres(run) => run.database_due(events_bytes),
+        }
+    }
+
+    fn commit(&mut self, database: Option<Vec<u8>>, events: Vec<u8>) -> Result<(), String> {
+        self.files.commit(database.as_deref(), &events)
     }
 }

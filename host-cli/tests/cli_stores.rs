@@ -258,6 +258,7 @@ fn every_case_on_postgres_and_its_faults() {
     clients_killed_mid_add_lose_nothing_acknowledged(&cluster);
     a_restart_mid_stream_loses_nothing_acknowledged(&cluster);
     a_deadlock_is_retried_and_adds_once(&cluster);
+    a_lagging_snapshot_loads_as_the_current_database(&cluster);
 }
 
 fn view_serves_a_run(cluster: &Cluster) {
@@ -445,4 +446,52 @@ fn a_deadlock_is_retried_and_adds_once(cluster: &Cluster) {
     let history = evodb(&["history", "--store", &cluster.url(), "--run", run]).stdout;
     let added = history.lines().filter(|line| serde_json::from_str::<Value>(line).unwrap()["event"] == "added").count();
     assert_eq!(added, 2, "the seed and p0, each once: {history}");
+}
+
+/// A run stores its whole database only once the events after the snapshot have grown; every
+/// load re-runs those. The same samples and adds on a directory and on such a run leave the same
+/// population after each step (the clock's timestamps aside), and the run copied out is it.
+fn a_lagging_snapshot_loads_as_the_current_database(cluster: &Cluster) {
+    let scratch = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/seed-written");
+    let directory = Store::Directory(scratch.path().join("dir"));
+    let run = Store::Postgres { cluster, run: "lagging".into() };
+    for target in [directory.location(), run.location()] {
+        let mut args = vec!["copy".to_string(), fixture.display().to_string(), positional(&target)];
+        args.extend(run_flag(&target).map(|r| ["--run".to_string(), r]).into_iter().flatten());
+        assert_eq!(evodb(&args).code, 0, "{args:?}");
+    }
+    let lag = || {
+        let row = cluster.client().query_one("SELECT seq - snapshot_seq FROM evodb.runs WHERE name = 'lagging'", &[]);
+        row.unwrap().get::<_, i64>(0)
+    };
+    let mut most_lagged = 0;
+    for i in 0..16 {
+        for store in [&directory, &run] {
+            let parent = store.run("sample", &[]).json()["parent"]["id"].as_str().unwrap().to_string();
+            let added = add(store, 100 + i, &parent, 0.01 * i as f64);
+            assert_eq!(added.code, 0, "{added:?}");
+        }
+        most_lagged = most_lagged.max(lag());
+        assert_eq!(without_times(&run.stored()), without_times(&directory.stored()), "after add {i}");
+    }
+    assert!(most_lagged >= 4, "the snapshot lagged by at most {most_lagged} events: nothing was re-run");
+    assert!(lag() > 0 || most_lagged > 0);
+    assert_eq!(run.run("validate", &[]).json()["valid"], true);
+    let out = scratch.path().join("out");
+    let copied = evodb(&["copy", &cluster.url(), &out.display().to_string(), "--run", "lagging"]);
+    assert_eq!(copied.code, 0, "{copied:?}");
+    let copied = std::fs::read_to_string(out.join("database.json")).unwrap();
+    assert_eq!(copied.trim_end(), run.stored().trim_end());
+    let Store::Directory(dir) = &directory else { unreachable!() };
+    assert_eq!(without_times(&copied), without_times(&std::fs::read_to_string(dir.join("database.json")).unwrap()));
+}
+
+/// database.json's value with every program's `timestamp` (the clock's) set to 0.
+fn without_times(text: &str) -> Value {
+    let mut db: Value = serde_json::from_str(text).expect("database.json is JSON");
+    for program in db["programs"].as_object_mut().unwrap().values_mut() {
+        program["timestamp"] = 0.into();
+    }
+    db
 }

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 pub use timeline::Replay;
 
+mod catch_up;
+
 use crate::error::{Error, Result};
 use crate::state::{Database, Event};
 

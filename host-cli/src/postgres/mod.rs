@@ -4,8 +4,10 @@
 //!
 //! One transaction per operation. A writer takes a transaction-scoped advisory lock on its run
 //! first, so writers on any number of machines queue on the run and none loses an add; its
-//! commit stores the new database and appends the events, then commits. A reader reads in one
-//! `REPEATABLE READ` snapshot and takes no lock.
+//! commit appends the events and, when the snapshot is due, stores the new database, then
+//! commits. Between snapshots the load re-runs the events after the snapshot, so an operation
+//! does not write the whole population. A reader reads in one `REPEATABLE READ` snapshot and
+//! takes no lock.
 
 mod schema;
 mod url;
@@ -50,8 +52,10 @@ pub struct PgFiles {
     client: Client,
     run: PgRun,
     writable: bool,
-    /// The stored `database.json` and its event count; `None` when the run does not exist yet.
-    stored: Option<(Vec<u8>, i64)>,
+    /// What is stored; `None` when the run does not exist yet.
+    stored: Option<Stored>,
+    /// The size of the events after the snapshot, once read.
+    pending_bytes: Option<u64>,
     /// The server's message when it aborted this transaction for a deadlock or a serialization
     /// failure: the operation may be run again from the start.
     transient_failure: Option<String>,
@@ -62,6 +66,19 @@ impl std::fmt::Debug for PgFiles {
         write!(f, "PgFiles({}, writable: {})", self.run.shown(), self.writable)
     }
 }
+
+/// A run's row: its snapshot of `database.json`, its event count and how many of those events
+/// the snapshot reflects.
+struct Stored {
+    database: Vec<u8>,
+    seq: i64,
+    snapshot_seq: i64,
+}
+
+/// A snapshot is stored again once the events after it reach this fraction of its size: a load
+/// then re-runs at most a sixteenth of the population's bytes in events, and a writer stores the
+/// whole population about once every `size / 16` bytes of events instead of at every operation.
+const SNAPSHOT_FRACTION: u64 = 16;
 
 /// The advisory-lock class of evodb's run locks (the other key is the run name's hash).
 const RUN_LOCK_CLASS: i32 = 0x6576_6f64; // "evod"
@@ -85,7 +102,7 @@ impl PgFiles {
                 Err(e) => return Err(sql_failure(&run.url, "begin the operation", &e)),
             }
         };
-        Ok(PgFiles { client, run: run.clone(), writable, stored, transient_failure: None })
+        Ok(PgFiles { client, run: run.clone(), writable, stored, pending_bytes: None, transient_failure: None })
     }
 
     /// The server's message when it aborted this operation for a deadlock or a serialization
@@ -98,8 +115,43 @@ impl PgFiles {
         self.stored.is_some()
     }
 
+    /// The stored snapshot of `database.json` (see [`PgFiles::is_current`]).
     pub fn read_database(&self) -> Option<Vec<u8>> {
-        self.stored.as_ref().map(|(database, _)| database.clone())
+        self.stored.as_ref().map(|stored| stored.database.clone())
+    }
+
+    /// Whether the snapshot reflects every event of the run.
+    pub fn is_current(&self) -> bool {
+        self.stored.as_ref().is_none_or(|stored| stored.seq == stored.snapshot_seq)
+    }
+
+    /// The events after the snapshot, as history lines, oldest first.
+    pub fn read_pending(&mut self) -> Result<Vec<u8>, String> {
+        let Some(stored) = self.stored.as_ref().filter(|_| !self.is_current()) else {
+            self.pending_bytes = Some(0);
+            return Ok(Vec::new());
+        };
+        let snapshot_seq = stored.snapshot_seq;
+        let rows = self
+            .client
+            .query(
+                "SELECT line FROM evodb.events WHERE run = $1 AND seq > $2 ORDER BY seq",
+                &[&self.run.name, &snapshot_seq],
+            )
+            .map_err(|e| self.failed("read the events after the snapshot of", &e))?;
+        let text = lines_text(&rows);
+        self.pending_bytes = Some(text.len() as u64);
+        Ok(text)
+    }
+
+    /// Whether a commit adding `events_bytes` of events must store the database too: when the
+    /// run is new, or the events after the snapshot would reach `SNAPSHOT_FRACTION` of it.
+    pub fn database_due(&mut self, events_bytes: u64) -> bool {
+        let Some(snapshot) = self.stored.as_ref().map(|stored| stored.database.len() as u64) else { return true };
+        if self.pending_bytes.is_none() && self.read_pending().is_err() {
+            return true;
+        }
+        self.pending_bytes.unwrap_or(0) + events_bytes >= snapshot / SNAPSHOT_FRACTION
     }
 
     /// The run's events as `history.ndjson` text: one line per event, oldest first.
@@ -111,30 +163,35 @@ impl PgFiles {
             .client
             .query("SELECT line FROM evodb.events WHERE run = $1 ORDER BY seq", &[&self.run.name])
             .map_err(|e| self.failed("read the history of", &e))?;
-        let mut text = Vec::new();
-        for row in rows {
-            text.extend_from_slice(row.get::<_, &[u8]>(0));
-            text.push(b'\n');
-        }
-        Ok(Some(text))
+        Ok(Some(lines_text(&rows)))
     }
 
-    /// Stores `database`, appends the lines of `events`, and commits the transaction.
-    pub fn commit(&mut self, database: &[u8], events: &[u8]) -> Result<(), String> {
+    /// Appends the lines of `events`, stores `database` as the new snapshot when given, and
+    /// commits the transaction. Without `database`, the run must exist.
+    pub fn commit(&mut self, database: Option<&[u8]>, events: &[u8]) -> Result<(), String> {
         if !self.writable {
             return Err("this call opened the run for reading only; this is a bug in evodb".into());
         }
+        if database.is_none() && self.stored.is_none() {
+            return Err("a new run's first commit stores its database; this is a bug in evodb".into());
+        }
         let lines: Vec<&[u8]> = events.split(|&b| b == b'\n').filter(|line| !line.is_empty()).collect();
-        let before = self.stored.as_ref().map_or(0, |(_, seq)| *seq);
+        let before = self.stored.as_ref().map_or(0, |stored| stored.seq);
         let after = before + lines.len() as i64;
         let stored = (|| {
-            self.client.execute(
-                "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
-                 ON CONFLICT (name) DO UPDATE
-                 SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
-                     updated = now()",
-                &[&self.run.name, &database, &after],
-            )?;
+            match database {
+                Some(database) => self.client.execute(
+                    "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
+                     ON CONFLICT (name) DO UPDATE
+                     SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
+                         updated = now()",
+                    &[&self.run.name, &database, &after],
+                )?,
+                None => self.client.execute(
+                    "UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1",
+                    &[&self.run.name, &after],
+                )?,
+            };
             if !lines.is_empty() {
                 self.client.execute(
                     "INSERT INTO evodb.events (run, seq, line)
@@ -146,7 +203,17 @@ impl PgFiles {
         })();
         stored.map_err(|e| self.failed("save", &e))?;
         self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
-        self.stored = Some((database.to_vec(), after));
+        match (database, self.stored.as_mut()) {
+            (Some(database), _) => {
+                self.stored = Some(Stored { database: database.to_vec(), seq: after, snapshot_seq: after });
+                self.pending_bytes = Some(0);
+            }
+            (None, Some(stored)) => {
+                stored.seq = after;
+                self.pending_bytes = self.pending_bytes.map(|bytes| bytes + events.len() as u64);
+            }
+            (None, None) => unreachable!("refused above"),
+        }
         Ok(())
     }
 
@@ -161,15 +228,25 @@ impl PgFiles {
 }
 
 /// The transaction of one operation, begun: for a writer, the run's lock taken. Then the run's
-/// stored database and event count, `None` when the run does not exist yet.
-fn begin_operation(client: &mut Client, run: &str, writable: bool) -> Result<Option<(Vec<u8>, i64)>, postgres::Error> {
+/// row, `None` when the run does not exist yet.
+fn begin_operation(client: &mut Client, run: &str, writable: bool) -> Result<Option<Stored>, postgres::Error> {
     let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
     client.batch_execute(begin)?;
     if writable {
         client.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run])?;
     }
-    let row = client.query_opt("SELECT database, seq FROM evodb.runs WHERE name = $1", &[&run])?;
-    Ok(row.map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, i64>(1))))
+    let row = client.query_opt("SELECT database, seq, snapshot_seq FROM evodb.runs WHERE name = $1", &[&run])?;
+    Ok(row.map(|row| Stored { database: row.get(0), seq: row.get(1), snapshot_seq: row.get(2) }))
+}
+
+/// Rows of one `line` column as history text: each line and its newline.
+fn lines_text(rows: &[postgres::Row]) -> Vec<u8> {
+    let mut text = Vec::new();
+    for row in rows {
+        text.extend_from_slice(row.get::<_, &[u8]>(0));
+        text.push(b'\n');
+    }
+    text
 }
 
 /// How many times an operation the server aborted for a deadlock or a serialization failure is
@@ -194,20 +271,6 @@ pub fn retry_warning(server_message: &str, attempt: u32) -> String {
 fn is_transient(err: &postgres::Error) -> bool {
     err.code()
         .is_some_and(|code| *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE)
-}
-
-/// A run's `database.json` and `history.ndjson`, as stored.
-pub struct StoredRun {
-    pub database: Vec<u8>,
-    pub history: Vec<u8>,
-}
-
-/// The run as stored now, or `None` when it does not exist.
-pub fn read_run(run: &PgRun) -> Result<Option<StoredRun>, HostError> {
-    let mut files = PgFiles::open(run, false)?;
-    let Some(database) = files.read_database() else { return Ok(None) };
-    let history = files.read_history().map_err(HostError::Io)?.unwrap_or_default();
-    Ok(Some(StoredRun { database, history }))
 }
 
 fn connect(url: &PgUrl) -> Result<Client, HostError> {

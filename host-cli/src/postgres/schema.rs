@@ -10,8 +10,7 @@ use crate::error::HostError;
 /// Migration `i` takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
     // 1: a run's current database.json and its events, one row per history.ndjson line.
-    // `snapshot_seq` is the event count `database` reflects (always `seq` today; kept so a
-    // snapshot may lag its events later without another migration).
+    // `snapshot_seq` is the event count `database` reflects.
     "CREATE TABLE evodb.runs (
          name text PRIMARY KEY,
          database bytea NOT NULL,
@@ -26,6 +25,11 @@ const MIGRATIONS: &[&str] = &[
          line bytea NOT NULL,
          PRIMARY KEY (run, seq)
      );",
+    // 2: `database` may lag `seq`: a load re-runs the events after `snapshot_seq`. No table
+    // changes, but an evodb of version 1 would read a lagging snapshot as the current database,
+    // so the version goes up and such a binary refuses the schema ("upgrade evodb").
+    "COMMENT ON COLUMN evodb.runs.snapshot_seq IS
+         'how many of the run''s events `database` reflects; a load re-runs the ones after it';",
 ];
 
 /// The version this evodb writes.

@@ -23,7 +23,7 @@ pub struct Cli {
     pub store: StoreArgs,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SandboxArgs {
     /// Wall-time budget of each database operation, in milliseconds.
     pub time_budget_ms: u64,

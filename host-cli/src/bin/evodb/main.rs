@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         // The commands that need no component.
         Command::Trial(args) => trial::run(args),
-        Command::View(args) => view::run(args, &cli.store),
+        Command::View(args) => view::run(args, &cli.store, &cli.sandbox),
         Command::Skill(args) => skill::run(args),
         command => Runtime::start(&cli.sandbox, cli.store).and_then(|runtime| commands::run(&runtime, command)),
     };

@@ -19,6 +19,7 @@ pub struct Runtime {
     host: Host,
     component: Component,
     pub store_args: StoreArgs,
+    pub sandbox: SandboxArgs,
 }
 
 impl Runtime {
@@ -27,7 +28,7 @@ impl Runtime {
         let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
         let host = Host::with_limits(limits).map_err(internal)?;
         let component = embedded::load(&host).map_err(internal)?;
-        Ok(Runtime { host, component, store_args })
+        Ok(Runtime { host, component, store_args, sandbox: sandbox.clone() })
     }
 
     /// The location `<dbPath>` names: a directory, or a run with `--store`/a `postgres://` URL.
@@ -173,15 +174,20 @@ impl Session<'_> {
         &self.shown
     }
 
-    /// The stored `database.json`, byte for byte (empty when there is none).
-    pub fn database_bytes(&self) -> Result<Vec<u8>, Failure> {
+    /// The stored `database.json`, byte for byte (empty when there is none); for a run whose
+    /// snapshot lags its events, the engine's export of it brought up to date.
+    pub fn database_bytes(&mut self) -> Result<Vec<u8>, Failure> {
+        if !self.store.data().files().is_current() {
+            let format = population::ExportFormat::Json;
+            return self.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes);
+        }
         let bytes = self.store.data().files().read_database().map_err(Failure::Io)?;
         Ok(bytes.unwrap_or_default())
     }
 
     /// Stores `database` and `history` as they are, in one commit (a writer's session).
     pub fn commit_bytes(&mut self, database: &[u8], history: &[u8]) -> Result<(), Failure> {
-        let committed = self.store.data_mut().files_mut().commit(database, history);
+        let committed = self.store.data_mut().files_mut().commit(Some(database), history);
         committed.map_err(|e| self.failed(HostError::Io(e)))
     }
 

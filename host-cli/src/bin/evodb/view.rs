@@ -14,30 +14,34 @@ use std::time::Duration;
 
 use include_dir::{Dir, include_dir};
 
-use evodb_host::postgres::{self, PgFiles, PgRun};
+use evodb_host::Access;
+use evodb_host::postgres::{PgFiles, PgRun};
+use evodb_host::views as output;
 
-use crate::args::ViewArgs;
+use crate::args::{SandboxArgs, ViewArgs};
 use crate::commands::Printed;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
+use crate::session::{Runtime, ok};
 
 /// Where the served run is read from.
 enum RunSource {
     Directory(PathBuf),
-    Postgres(Box<PgRun>),
+    /// A run, and the component's limits for bringing its `database.json` up to date.
+    Postgres(Box<PgRun>, SandboxArgs),
 }
 
 static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
 
-pub fn run(args: ViewArgs, store: &StoreArgs) -> Result<Printed, Failure> {
+pub fn run(args: ViewArgs, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<Printed, Failure> {
     let run_dir = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
         None => None,
         Some(Location::Directory(path)) => Some(RunSource::Directory(database_dir(&path)?)),
         Some(Location::Postgres(run)) => {
-            if postgres::read_run(&run)?.is_none() {
+            if !PgFiles::open(&run, false)?.holds_database() {
                 return Err(Failure::NotFound(format!("{} holds no database; check --run", run.shown())));
             }
-            Some(RunSource::Postgres(run))
+            Some(RunSource::Postgres(run, sandbox.clone()))
         }
     };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
@@ -142,7 +146,7 @@ fn database_dir(path: &Path) -> Result<PathBuf, Failure> {
 fn describe(run_dir: Option<&RunSource>) -> String {
     match run_dir {
         Some(RunSource::Directory(dir)) => format!(" with the run in {}", dir.display()),
-        Some(RunSource::Postgres(run)) => format!(" with {}", run.shown()),
+        Some(RunSource::Postgres(run, _)) => format!(" with {}", run.shown()),
         None => String::new(),
     }
 }
@@ -151,13 +155,19 @@ fn describe(run_dir: Option<&RunSource>) -> String {
 fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
     match source {
         RunSource::Directory(dir) => std::fs::read(dir.join(name)).ok(),
-        RunSource::Postgres(run) => {
-            // Only the file asked for: the page fetches the two separately.
-            let mut files = PgFiles::open(run, false).ok()?;
-            let bytes = if name == "database.json" { files.read_database() } else { files.read_history().ok()? };
-            bytes.filter(|bytes| !bytes.is_empty())
-        }
+        // Only the file asked for: the page fetches the two separately.
+        RunSource::Postgres(run, sandbox) if name == "database.json" => current_database(run, sandbox),
+        RunSource::Postgres(run, _) => PgFiles::open(run, false).ok()?.read_history().ok()?.filter(|b| !b.is_empty()),
     }
+}
+
+/// A run's `database.json` as it is now: the engine's export of the run loaded, which re-runs the
+/// events its stored snapshot lags behind.
+fn current_database(run: &PgRun, sandbox: &SandboxArgs) -> Option<Vec<u8>> {
+    let runtime = Runtime::start(sandbox, StoreArgs::default()).ok()?;
+    let mut session = runtime.open_location(Location::Postgres(Box::new(run.clone())), Access::Read).ok()?;
+    let format = output::wit(evodb_core::ExportFormat::Json);
+    session.read(|m, st, db| ok(m.call_export(st, db, format))).ok().map(String::into_bytes)
 }
 
 /// The complete lines of the run's history from byte `from` on, and the offset after them; `None`
@@ -178,7 +188,7 @@ fn history_since(source: &RunSource, from: u64) -> Option<(Vec<u8>, u64)> {
             file.take(len - from).read_to_end(&mut bytes).ok()?;
             bytes
         }
-        RunSource::Postgres(_) => {
+        RunSource::Postgres(..) => {
             let all = run_file(source, "history.ndjson").unwrap_or_default();
             let start = usize::try_from(from).ok()?;
             all.get(start..)?.to_vec()

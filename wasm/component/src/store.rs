@@ -23,8 +23,10 @@ impl Guest for Component {
     fn save(db: wit::DatabaseBorrow<'_>) -> Result<(), wit::Error> {
         let mut db = db.get::<crate::database::Database>().0.borrow_mut();
         let events: String = db.take_events().iter().map(|event| to_compact_js(event) + "\n").collect();
-        // Written only when due: a snapshot store appends the events alone in between.
-        let database = files::database_due(events.len() as u64).then(|| db.to_json());
+        // Written only when due: a snapshot store appends the events alone in between. A change
+        // that recorded no event could not be re-run from the events, so it is always written.
+        let due = events.is_empty() || files::database_due(events.len() as u64);
+        let database = due.then(|| db.to_json());
         files::commit(database.as_ref().map(String::as_bytes), events.as_bytes()).map_err(wit::Error::Io)
     }
 

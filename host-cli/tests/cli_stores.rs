@@ -465,6 +465,19 @@ fn a_lagging_snapshot_loads_as_the_current_database(cluster: &Cluster) {
         let row = cluster.client().query_one("SELECT seq - snapshot_seq FROM evodb.runs WHERE name = 'lagging'", &[]);
         row.unwrap().get::<_, i64>(0)
     };
+    // A plan whose second item is answered first (held), then a plan that releases that answer
+    // before writing its own line: the re-run must follow that order too.
+    for store in [&directory, &run] {
+        let plan = store.run("plan", &["2"]).json();
+        let (item, parent) = (&plan["items"][1]["name"], &plan["items"][1]["parentIds"][0]);
+        let mut rest = add_rest(200, parent.as_str().unwrap(), 0.5);
+        rest.extend(["--planItem".to_string(), item.as_str().unwrap().to_string()]);
+        let held = store.run("add", &rest.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(held.code, 0, "{held:?}");
+        assert_eq!(store.run("plan", &["1"]).code, 0);
+    }
+    assert!(lag() > 0, "the plans' events are pending, so the loads below re-run them");
+    assert_eq!(without_times(&run.stored()), without_times(&directory.stored()), "after the plans");
     let mut most_lagged = 0;
     for i in 0..16 {
         for store in [&directory, &run] {
@@ -476,7 +489,6 @@ fn a_lagging_snapshot_loads_as_the_current_database(cluster: &Cluster) {
         assert_eq!(without_times(&run.stored()), without_times(&directory.stored()), "after add {i}");
     }
     assert!(most_lagged >= 4, "the snapshot lagged by at most {most_lagged} events: nothing was re-run");
-    assert!(lag() > 0 || most_lagged > 0);
     assert_eq!(run.run("validate", &[]).json()["valid"], true);
     let out = scratch.path().join("out");
     let copied = evodb(&["copy", &cluster.url(), &out.display().to_string(), "--run", "lagging"]);

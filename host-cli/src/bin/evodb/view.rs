@@ -156,18 +156,18 @@ fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
     match source {
         RunSource::Directory(dir) => std::fs::read(dir.join(name)).ok(),
         // Only the file asked for: the page fetches the two separately.
-        RunSource::Postgres(run, sandbox) if name == "database.json" => current_database(run, sandbox),
+        RunSource::Postgres(run, sandbox) if name == "database.json" => current_database(run, sandbox).ok(),
         RunSource::Postgres(run, _) => PgFiles::open(run, false).ok()?.read_history().ok()?.filter(|b| !b.is_empty()),
     }
 }
 
 /// A run's `database.json` as it is now: the engine's export of the run loaded, which re-runs the
 /// events its stored snapshot lags behind.
-fn current_database(run: &PgRun, sandbox: &SandboxArgs) -> Option<Vec<u8>> {
-    let runtime = Runtime::start(sandbox, StoreArgs::default()).ok()?;
-    let mut session = runtime.open_location(Location::Postgres(Box::new(run.clone())), Access::Read).ok()?;
+fn current_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<Vec<u8>, Failure> {
+    let runtime = Runtime::start(sandbox, StoreArgs::default())?;
+    let mut session = runtime.open_location(Location::Postgres(Box::new(run.clone())), Access::Read)?;
     let format = output::wit(evodb_core::ExportFormat::Json);
-    session.read(|m, st, db| ok(m.call_export(st, db, format))).ok().map(String::into_bytes)
+    session.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes)
 }
 
 /// The complete lines of the run's history from byte `from` on, and the offset after them; `None`
@@ -224,6 +224,11 @@ fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
     }
     let body = if let Some(name) = path.strip_prefix("run/") {
         match (run_dir, name) {
+            // A run's database is the engine's export: a failure is the engine's message, not a 404.
+            (Some(RunSource::Postgres(run, sandbox)), "database.json") => match current_database(run, sandbox) {
+                Ok(body) => Some(body),
+                Err(failure) => return text(500, &failure.to_string()),
+            },
             (Some(source), "database.json") => run_file(source, name),
             // A run without history (the seed's CLI writes none) answers "no content", not 404.
             (Some(source), "history.ndjson") => match run_file(source, name) {
@@ -254,6 +259,7 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         404 => "Not Found",
         409 => "Conflict",
+        500 => "Internal Server Error",
         _ => "Method Not Allowed",
     }
 }

@@ -151,12 +151,10 @@ fn describe(run_dir: Option<&RunSource>) -> String {
     }
 }
 
-/// `database.json` or `history.ndjson` of the run, as stored now.
-fn run_file(source: &RunSource, name: &str) -> Option<Vec<u8>> {
+/// `history.ndjson` of the run, as stored now.
+fn run_history(source: &RunSource) -> Option<Vec<u8>> {
     match source {
-        RunSource::Directory(dir) => std::fs::read(dir.join(name)).ok(),
-        // Only the file asked for: the page fetches the two separately.
-        RunSource::Postgres(run, sandbox) if name == "database.json" => current_database(run, sandbox).ok(),
+        RunSource::Directory(dir) => std::fs::read(dir.join("history.ndjson")).ok(),
         RunSource::Postgres(run, _) => PgFiles::open(run, false).ok()?.read_history().ok()?.filter(|b| !b.is_empty()),
     }
 }
@@ -189,7 +187,7 @@ fn history_since(source: &RunSource, from: u64) -> Option<(Vec<u8>, u64)> {
             bytes
         }
         RunSource::Postgres(..) => {
-            let all = run_file(source, "history.ndjson").unwrap_or_default();
+            let all = run_history(source).unwrap_or_default();
             let start = usize::try_from(from).ok()?;
             all.get(start..)?.to_vec()
         }
@@ -229,9 +227,9 @@ fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
                 Ok(body) => Some(body),
                 Err(failure) => return text(500, &failure.to_string()),
             },
-            (Some(source), "database.json") => run_file(source, name),
+            (Some(RunSource::Directory(dir)), "database.json") => std::fs::read(dir.join(name)).ok(),
             // A run without history (the seed's CLI writes none) answers "no content", not 404.
-            (Some(source), "history.ndjson") => match run_file(source, name) {
+            (Some(source), "history.ndjson") => match run_history(source) {
                 Some(bytes) => Some(bytes),
                 None => return Reply { status: 204, content_type: "text/plain", body: Vec::new(), next: None },
             },

@@ -50,6 +50,7 @@ impl Checkout {
 
     /// `git worktree remove --force`, then whatever is left of the directory, then the lock file.
     pub fn remove(&self) -> io::Result<()> {
+        let _admin = admin_lock(&self.repo).map_err(io::Error::other)?;
         let path = self.path.as_os_str();
         let removed =
             git(&self.repo, &[OsStr::new("worktree"), "remove".as_ref(), "--force".as_ref(), "--force".as_ref(), path]);
@@ -89,6 +90,23 @@ fn trials_root() -> io::Result<PathBuf> {
         )));
     }
     Ok(root)
+}
+
+/// Git's worktree commands are not safe to run at once on one repository: `worktree add` reads
+/// every registered worktree, which another `add` may have half-written (`failed to read
+/// .git/worktrees/…/commondir`) or a `prune` may be deleting. Trials of every process take this
+/// lock, a file in the repository's git directory, around them.
+fn admin_lock(repo: &Path) -> Result<File, String> {
+    let git_dir = repo.join(git(repo, &["rev-parse", "--git-common-dir"])?.trim());
+    let path = git_dir.join("evodb-worktrees.lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot create `{}`: {e}", path.display()))?;
+    file.lock().map_err(|e| format!("cannot lock `{}`: {e}", path.display()))?;
+    Ok(file)
 }
 
 fn lock_path(worktree: &Path) -> PathBuf {
@@ -157,11 +175,13 @@ impl Worktree {
             _lock: lock,
         };
         let path = worktree.path.as_os_str();
+        let admin = admin_lock(repo)?;
         git(
             repo,
             &[OsStr::new("worktree"), "add".as_ref(), "--detach".as_ref(), "--quiet".as_ref(), path, "HEAD".as_ref()],
         )
         .map_err(|e| format!("cannot check out a worktree of `{}`: {e}", repo.display()))?;
+        drop(admin);
         worktree.mirror_working_tree(repo)?;
         Ok(worktree)
     }

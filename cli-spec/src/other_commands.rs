@@ -1,5 +1,5 @@
 //! The native CLI's commands that are not database operations on a path: `copy`, `import`, `demo`,
-//! `view`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
+//! `view`, `serve`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
 
 use crate::config_flags::RNG_SEED_ALIASES;
 use crate::database_commands::DB_PATH;
@@ -72,6 +72,16 @@ pub const VIEW: Command = Command::new(
     Flag::of("port", Value::U16, "PORT", "Port on 127.0.0.1; 0 picks a free one").default("8787"),
     Flag::switch("open", "Open the page in the system's browser too"),
 ]);
+
+pub const SERVE: Command = Command::new(
+    "serve",
+    "Keep a PostgreSQL run's engine warm on this machine: evodb commands on that run are answered by this process",
+)
+.positionals(&[Positional::required(
+    "dbPath",
+    Value::Path,
+    "The run to serve: a postgres:// URL with --run (or --store and --run); prints its socket, runs until stopped",
+)]);
 
 pub const SKILL: Command =
     Command::new("skill", "Install the evodb-evolve skill: `evodb skill install .claude/skills/evodb-evolve`")

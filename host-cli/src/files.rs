@@ -68,10 +68,10 @@ impl Files {
     }
 
     /// The stored `database.json`, byte for byte (`None`: there is none).
-    pub fn read_database(&self) -> Result<Option<Vec<u8>>, String> {
+    pub fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
         match self {
             Files::Directory(files) => files.read(DATABASE_FILE),
-            Files::Postgres(run) => Ok(run.read_database()),
+            Files::Postgres(run) => run.read_database(),
         }
     }
 
@@ -80,6 +80,15 @@ impl Files {
         match self {
             Files::Directory(files) => files.dir.as_ref().is_some_and(|dir| dir.join(DATABASE_FILE).exists()),
             Files::Postgres(run) => run.holds_database(),
+        }
+    }
+
+    /// Where a PostgreSQL run stands after this operation (for an engine kept warm); `None` for
+    /// a directory, or a run that does not exist.
+    pub fn position(&self) -> Option<crate::postgres::Position> {
+        match self {
+            Files::Directory(_) => None,
+            Files::Postgres(run) => run.position(),
         }
     }
 

@@ -2,7 +2,9 @@
 //! cluster, see `cli/postgres.rs`). Same commands, same JSON, same exit codes, same history;
 //! parallel workers lose nothing; bad input changes nothing; `copy` moves a run both ways byte
 //! for byte. PostgreSQL's own faults (unreachable server, killed clients, a restart, passwords)
-//! follow the parametrised cases, and a deadlock the server breaks is retried.
+//! follow the parametrised cases, and a deadlock the server breaks is retried. The cases run a
+//! third time on a run that `evodb serve` keeps warm, beside writers that go to PostgreSQL
+//! directly.
 
 mod cli;
 
@@ -13,13 +15,23 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use cli::postgres::{Cluster, PASSWORD, PASSWORD_USER};
+use cli::server::Server;
 use cli::{Run, command, evodb};
 use serde_json::Value;
 
 /// Where a case's database lives.
 enum Store<'a> {
     Directory(PathBuf),
-    Postgres { cluster: &'a Cluster, run: String },
+    Postgres {
+        cluster: &'a Cluster,
+        run: String,
+    },
+    /// A run that `evodb serve` keeps warm: `run` goes through the server.
+    Served {
+        cluster: &'a Cluster,
+        run: String,
+        server: Server,
+    },
 }
 
 impl Store<'_> {
@@ -27,21 +39,33 @@ impl Store<'_> {
     fn location(&self) -> Vec<String> {
         match self {
             Store::Directory(dir) => vec![dir.display().to_string()],
-            Store::Postgres { cluster, run } => vec!["--store".into(), cluster.url(), "--run".into(), run.clone()],
+            Store::Postgres { cluster, run } | Store::Served { cluster, run, .. } => {
+                vec!["--store".into(), cluster.url(), "--run".into(), run.clone()]
+            }
         }
     }
 
-    /// Another empty location of the same kind.
+    /// Another empty location of the same kind (not served).
     fn sibling(&self, name: &str) -> Store<'_> {
         match self {
             Store::Directory(dir) => Store::Directory(dir.with_file_name(format!("{}-{name}", dir.display()))),
-            Store::Postgres { cluster, run } => Store::Postgres { cluster, run: format!("{run}-{name}") },
+            Store::Postgres { cluster, run } | Store::Served { cluster, run, .. } => {
+                Store::Postgres { cluster, run: format!("{run}-{name}") }
+            }
+        }
+    }
+
+    /// What a command needs to reach the server, when there is one.
+    fn env(&self) -> Vec<(String, PathBuf)> {
+        match self {
+            Store::Served { server, .. } => server.env(),
+            _ => Vec::new(),
         }
     }
 
     /// `evodb <command> <location> <rest…>`.
     fn run(&self, command: &str, rest: &[&str]) -> Run {
-        evodb(&self.args(command, rest))
+        Run::from(cli::command().args(self.args(command, rest)).envs(self.env()).output().expect("evodb runs"))
     }
 
     fn args(&self, command: &str, rest: &[&str]) -> Vec<String> {
@@ -165,7 +189,10 @@ fn parallel_workers_lose_no_add(store: &Store) {
                     )
                 })
                 .collect();
-            thread::spawn(move || args.iter().filter(|a| command().args(*a).output().unwrap().status.success()).count())
+            let env = store.env();
+            thread::spawn(move || {
+                args.iter().filter(|a| command().args(*a).envs(env.clone()).output().unwrap().status.success()).count()
+            })
         })
         .collect();
     let acknowledged: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
@@ -235,7 +262,13 @@ fn run_cases<'a>(kind: &str, store_for: impl Fn(&str) -> Store<'a>) {
     let mut ran = 0;
     for (name, case) in CASES {
         eprintln!("{kind}: {name}");
-        case(&store_for(name));
+        let store = store_for(name);
+        case(&store);
+        if let Store::Served { server, .. } = &store {
+            let answered = server.answered();
+            assert!(answered.len() >= 3, "{name}: the server answered {answered:?}");
+            assert!(answered.iter().all(|line| !line.contains("exit 70")), "{name}: {answered:?}");
+        }
         ran += 1;
     }
     eprintln!("{kind}: {ran} cases");
@@ -252,6 +285,12 @@ fn every_case_on_a_directory() {
 fn every_case_on_postgres_and_its_faults() {
     let Some(cluster) = Cluster::start() else { return };
     run_cases("postgres", |name| Store::Postgres { cluster: &cluster, run: name.to_string() });
+    let url = cluster.url();
+    run_cases("served", |name| {
+        let run = format!("served-{name}");
+        let server = Server::start(Path::new(env!("CARGO_BIN_EXE_evodb")), &url, &run);
+        Store::Served { cluster: &cluster, run, server }
+    });
     view_serves_a_run(&cluster);
     an_unreachable_server_is_exit_5_naming_host_and_port();
     a_password_never_appears_in_any_output(&cluster);

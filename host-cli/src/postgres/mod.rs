@@ -59,6 +59,11 @@ pub struct PgFiles {
     /// The server's message when it aborted this transaction for a deadlock or a serialization
     /// failure: the operation may be run again from the start.
     transient_failure: Option<String>,
+    /// A warm engine's position (`evodb serve`): its database reflects the events up to this
+    /// sequence number, so `read_pending` reads those after it and the snapshot is not read.
+    resumed_at: Option<i64>,
+    /// The operation's transaction is open (not committed yet).
+    in_transaction: bool,
 }
 
 impl std::fmt::Debug for PgFiles {
@@ -67,12 +72,30 @@ impl std::fmt::Debug for PgFiles {
     }
 }
 
-/// A run's row: its snapshot of `database.json`, its event count and how many of those events
-/// the snapshot reflects.
+/// A run's row: its snapshot of `database.json` (read only when a load needs it), its event
+/// count, how many of those events the snapshot reflects, and what identifies its history.
 struct Stored {
-    database: Vec<u8>,
+    database: Option<Vec<u8>>,
+    snapshot_len: u64,
     seq: i64,
     snapshot_seq: i64,
+    lineage: Lineage,
+}
+
+/// What must not change under an engine kept warm: the run itself (its creation, in
+/// microseconds) and its epoch (bumped when a database is stored that its events do not explain).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Lineage {
+    born: i64,
+    epoch: i64,
+}
+
+/// Where a warm engine's database stands in its run: a later operation brings it up to date by
+/// re-running the events after `seq`, as long as the run's lineage is the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    seq: i64,
+    lineage: Lineage,
 }
 
 /// A snapshot is stored again once the events after it reach this fraction of its size: a load
@@ -89,8 +112,20 @@ impl PgFiles {
     pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
         let mut client = connect(&run.url)?;
         schema::ensure(&mut client, &run.url)?;
+        PgFiles::begin(client, run, writable, None)
+    }
+
+    /// [`PgFiles::open`] on a connection kept from an earlier operation, for an engine whose
+    /// database stands at `warm`: when the run's lineage is unchanged the snapshot is not read,
+    /// and `read_pending` gives the events after `warm` ([`PgFiles::resumes`]). Fails only when
+    /// the connection does (the server restarted): open a new one.
+    pub fn resume(client: Client, run: &PgRun, writable: bool, warm: Position) -> Result<PgFiles, HostError> {
+        PgFiles::begin(client, run, writable, Some(warm))
+    }
+
+    fn begin(mut client: Client, run: &PgRun, writable: bool, warm: Option<Position>) -> Result<PgFiles, HostError> {
         let mut attempt = 0;
-        let stored = loop {
+        let mut stored = loop {
             match begin_operation(&mut client, &run.name, writable) {
                 Ok(stored) => break stored,
                 Err(e) if is_transient(&e) && attempt < RETRIES => {
@@ -102,7 +137,44 @@ impl PgFiles {
                 Err(e) => return Err(sql_failure(&run.url, "begin the operation", &e)),
             }
         };
-        Ok(PgFiles { client, run: run.clone(), writable, stored, pending_bytes: None, transient_failure: None })
+        let resumed_at = match (warm, &stored) {
+            (Some(warm), Some(now)) if warm.lineage == now.lineage && warm.seq <= now.seq => Some(warm.seq),
+            _ => None,
+        };
+        if let (None, Some(stored)) = (resumed_at, stored.as_mut()) {
+            let row = client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&run.name]);
+            stored.database = Some(row.map_err(|e| sql_failure(&run.url, "read the database", &e))?.get(0));
+        }
+        Ok(PgFiles {
+            client,
+            run: run.clone(),
+            writable,
+            stored,
+            pending_bytes: None,
+            transient_failure: None,
+            resumed_at,
+            in_transaction: true,
+        })
+    }
+
+    /// Whether an engine kept warm may go on from where it stands (see [`PgFiles::resume`]);
+    /// otherwise it loads the database as a fresh one does.
+    pub fn resumes(&self) -> bool {
+        self.resumed_at.is_some()
+    }
+
+    /// Where the run stands now: after this operation's commit, or as it read the run.
+    pub fn position(&self) -> Option<Position> {
+        self.stored.as_ref().map(|stored| Position { seq: stored.seq, lineage: stored.lineage })
+    }
+
+    /// Ends the operation (a transaction not committed is rolled back) and hands back the
+    /// connection for the next one; `None` when it no longer works.
+    pub fn into_client(mut self) -> Option<Client> {
+        if self.in_transaction && self.client.batch_execute("ROLLBACK").is_err() {
+            return None;
+        }
+        (!self.client.is_closed()).then_some(self.client)
     }
 
     /// The server's message when it aborted this operation for a deadlock or a serialization
@@ -116,8 +188,17 @@ impl PgFiles {
     }
 
     /// The stored snapshot of `database.json` (see [`PgFiles::is_current`]).
-    pub fn read_database(&self) -> Option<Vec<u8>> {
-        self.stored.as_ref().map(|stored| stored.database.clone())
+    pub fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
+        let Some(stored) = &self.stored else { return Ok(None) };
+        if let Some(database) = &stored.database {
+            return Ok(Some(database.clone()));
+        }
+        let row = self.client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&self.run.name]);
+        let database: Vec<u8> = row.map_err(|e| self.failed("read the database of", &e))?.get(0);
+        if let Some(stored) = self.stored.as_mut() {
+            stored.database = Some(database.clone());
+        }
+        Ok(Some(database))
     }
 
     /// Whether the snapshot reflects every event of the run.
@@ -127,29 +208,43 @@ impl PgFiles {
 
     /// The events after the snapshot, as history lines, oldest first.
     pub fn read_pending(&mut self) -> Result<Vec<u8>, String> {
+        if let Some(warm) = self.resumed_at {
+            return self.read_events_after(warm);
+        }
         let Some(stored) = self.stored.as_ref().filter(|_| !self.is_current()) else {
             self.pending_bytes = Some(0);
             return Ok(Vec::new());
         };
-        let snapshot_seq = stored.snapshot_seq;
-        let rows = self
-            .client
-            .query(
-                "SELECT line FROM evodb.events WHERE run = $1 AND seq > $2 ORDER BY seq",
-                &[&self.run.name, &snapshot_seq],
-            )
-            .map_err(|e| self.failed("read the events after the snapshot of", &e))?;
-        let text = lines_text(&rows);
+        let text = self.read_events_after(stored.snapshot_seq)?;
         self.pending_bytes = Some(text.len() as u64);
         Ok(text)
+    }
+
+    /// The events after `seq`, as history lines.
+    fn read_events_after(&mut self, seq: i64) -> Result<Vec<u8>, String> {
+        if self.stored.as_ref().is_none_or(|stored| stored.seq <= seq) {
+            return Ok(Vec::new());
+        }
+        let rows = self
+            .client
+            .query("SELECT line FROM evodb.events WHERE run = $1 AND seq > $2 ORDER BY seq", &[&self.run.name, &seq])
+            .map_err(|e| self.failed("read the events after the snapshot of", &e))?;
+        Ok(lines_text(&rows))
     }
 
     /// Whether a commit adding `events_bytes` of events must store the database too: when the
     /// run is new, or the events after the snapshot would reach `SNAPSHOT_FRACTION` of it.
     pub fn database_due(&mut self, events_bytes: u64) -> bool {
-        let Some(snapshot) = self.stored.as_ref().map(|stored| stored.database.len() as u64) else { return true };
-        if self.pending_bytes.is_none() && self.read_pending().is_err() {
-            return true;
+        let Some(stored) = self.stored.as_ref() else { return true };
+        let (snapshot, snapshot_seq) = (stored.snapshot_len, stored.snapshot_seq);
+        if self.pending_bytes.is_none() {
+            // A warm engine did not read the events after the snapshot: they are summed here.
+            let summed = self.client.query_one(
+                "SELECT coalesce(sum(octet_length(line) + 1), 0)::bigint FROM evodb.events WHERE run = $1 AND seq > $2",
+                &[&self.run.name, &snapshot_seq],
+            );
+            let Ok(row) = summed else { return true };
+            self.pending_bytes = Some(row.get::<_, i64>(0).unsigned_abs());
         }
         self.pending_bytes.unwrap_or(0) + events_bytes >= snapshot / SNAPSHOT_FRACTION
     }
@@ -178,17 +273,23 @@ impl PgFiles {
         let lines: Vec<&[u8]> = events.split(|&b| b == b'\n').filter(|line| !line.is_empty()).collect();
         let before = self.stored.as_ref().map_or(0, |stored| stored.seq);
         let after = before + lines.len() as i64;
+        // A database its events do not explain moves the run to a new epoch: an engine kept warm
+        // elsewhere must load it rather than catch up.
+        let unexplained = database.is_some() && lines.is_empty();
         let stored = (|| {
-            match database {
-                Some(database) => self.client.execute(
-                    "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
-                     ON CONFLICT (name) DO UPDATE
-                     SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
-                         updated = now()",
-                    &[&self.run.name, &database, &after],
+            let row = match database {
+                Some(database) => self.client.query_one(
+                    &format!(
+                        "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
+                         ON CONFLICT (name) DO UPDATE
+                         SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
+                             epoch = runs.epoch + $4, updated = now()
+                         RETURNING {LINEAGE}"
+                    ),
+                    &[&self.run.name, &database, &after, &i64::from(unexplained)],
                 )?,
-                None => self.client.execute(
-                    "UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1",
+                None => self.client.query_one(
+                    &format!("UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1 RETURNING {LINEAGE}"),
                     &[&self.run.name, &after],
                 )?,
             };
@@ -199,17 +300,25 @@ impl PgFiles {
                     &[&self.run.name, &before, &lines],
                 )?;
             }
-            Ok(())
+            Ok(Lineage { born: row.get(0), epoch: row.get(1) })
         })();
-        stored.map_err(|e| self.failed("save", &e))?;
+        let lineage = stored.map_err(|e| self.failed("save", &e))?;
+        self.in_transaction = false;
         self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
         match (database, self.stored.as_mut()) {
             (Some(database), _) => {
-                self.stored = Some(Stored { database: database.to_vec(), seq: after, snapshot_seq: after });
+                self.stored = Some(Stored {
+                    database: Some(database.to_vec()),
+                    snapshot_len: database.len() as u64,
+                    seq: after,
+                    snapshot_seq: after,
+                    lineage,
+                });
                 self.pending_bytes = Some(0);
             }
             (None, Some(stored)) => {
                 stored.seq = after;
+                stored.lineage = lineage;
                 self.pending_bytes = self.pending_bytes.map(|bytes| bytes + events.len() as u64);
             }
             (None, None) => unreachable!("refused above"),
@@ -235,9 +344,21 @@ fn begin_operation(client: &mut Client, run: &str, writable: bool) -> Result<Opt
     if writable {
         client.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run])?;
     }
-    let row = client.query_opt("SELECT database, seq, snapshot_seq FROM evodb.runs WHERE name = $1", &[&run])?;
-    Ok(row.map(|row| Stored { database: row.get(0), seq: row.get(1), snapshot_seq: row.get(2) }))
+    let row = client.query_opt(
+        &format!("SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint FROM evodb.runs WHERE name = $1"),
+        &[&run],
+    )?;
+    Ok(row.map(|row| Stored {
+        database: None,
+        lineage: Lineage { born: row.get(0), epoch: row.get(1) },
+        seq: row.get(2),
+        snapshot_seq: row.get(3),
+        snapshot_len: row.get::<_, i64>(4).unsigned_abs(),
+    }))
 }
+
+/// A run's lineage columns, as [`Lineage`] reads them.
+const LINEAGE: &str = "(extract(epoch FROM created) * 1000000)::bigint, epoch";
 
 /// Rows of one `line` column as history text: each line and its newline.
 fn lines_text(rows: &[postgres::Row]) -> Vec<u8> {

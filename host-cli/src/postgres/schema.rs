@@ -30,6 +30,10 @@ const MIGRATIONS: &[&str] = &[
     // so the version goes up and such a binary refuses the schema ("upgrade evodb"). No DDL
     // either: a role with data rights only (not the tables' owner) can take this step.
     "SELECT 1;",
+    // 3: `epoch` goes up when a database is stored that its events do not explain (a commit
+    // without events). An engine kept warm between operations (`evodb serve`) catches up from
+    // the events alone while the epoch it loaded at stands, and loads the snapshot otherwise.
+    "ALTER TABLE evodb.runs ADD COLUMN epoch bigint NOT NULL DEFAULT 0;",
 ];
 
 /// The version this evodb writes.

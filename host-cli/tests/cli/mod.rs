@@ -3,6 +3,7 @@
 
 pub mod git_repo;
 pub mod postgres;
+pub mod server;
 pub mod viewer;
 
 use std::path::Path;

@@ -30,6 +30,15 @@ impl Guest for Component {
         files::commit(database.as_ref().map(String::as_bytes), events.as_bytes()).map_err(wit::Error::Io)
     }
 
+    fn catch_up(db: wit::DatabaseBorrow<'_>) -> Result<(), wit::Error> {
+        let pending = pending()?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let mut db = db.get::<crate::database::Database>().0.borrow_mut();
+        db.catch_up(&pending).map_err(|e| wit::Error::CorruptDatabase(behind(&e)))
+    }
+
     fn history() -> Result<String, wit::Error> {
         Ok(text("history.ndjson", files::read_history())?.unwrap_or_default())
     }

@@ -58,6 +58,7 @@ pub enum Command {
     GitTidy(GitTidyArgs),
     Copy(CopyArgs),
     Import(ImportArgs),
+    Serve(DbArg),
 }
 
 /// `evodb import <tool> <source> <dbPath>`.
@@ -273,6 +274,7 @@ fn from_matches(m: &ArgMatches) -> Cli {
             kind: optional(m, "kind"),
             limit: optional(m, "limit"),
         }),
+        "serve" => Command::Serve(db()),
         "copy" => Command::Copy(CopyArgs { src: required(m, "src"), dst: required(m, "dst") }),
         "import" => Command::Import(import(m)),
         "skill" => Command::Skill(skill(m)),

@@ -106,6 +106,7 @@ pub fn run(runtime: &Runtime, command: Command) -> Result<Printed, Failure> {
         Command::Apply(args) => crate::apply::run(runtime, args),
         Command::GitTidy(args) => crate::git_mode::tidy(runtime, args),
         Command::View(args) => crate::view::run(args, &runtime.store_args, &runtime.sandbox),
+        Command::Serve(args) => crate::serve::run(&runtime.sandbox, runtime.store_args.clone(), args),
         Command::Skill(args) => crate::skill::run(args),
         Command::Strategy(args) => crate::strategy::run(args),
         Command::Copy(args) => crate::copy::run(runtime, args),

@@ -38,6 +38,11 @@ pub struct GitCandidate {
 }
 
 impl GitArgs {
+    /// Whether any git-mode flag was given.
+    pub fn is_on(&self) -> bool {
+        !self.is_empty()
+    }
+
     fn is_empty(&self) -> bool {
         self.branch.is_none() && self.commit.is_none() && self.target.is_none() && self.protected.is_none()
     }

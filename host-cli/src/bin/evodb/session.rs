@@ -1,11 +1,13 @@
 //! One component instance on one database (a directory or a PostgreSQL run), as each CLI
 //! command uses it.
 
+use std::cell::RefCell;
 use std::path::Path;
+use std::rc::Rc;
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::{self, PgFiles, PgRun};
+use evodb_host::postgres::{self, PgFiles, PgRun, Position};
 use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -20,6 +22,24 @@ pub struct Runtime {
     component: Component,
     pub store_args: StoreArgs,
     pub sandbox: SandboxArgs,
+    /// `evodb serve`: the run it serves, whose engine is kept between operations.
+    served: Option<Served>,
+}
+
+/// The run `evodb serve` keeps warm, and its engine while no operation is using it.
+struct Served {
+    run: PgRun,
+    warm: RefCell<Option<Warm>>,
+}
+
+/// An instance whose database has been loaded, parked between two operations with the
+/// connection it used and where its database stands in the run.
+struct Warm {
+    store: Store<State>,
+    bindings: Rc<WithStore>,
+    db: ResourceAny,
+    at: Position,
+    client: ::postgres::Client,
 }
 
 impl Runtime {
@@ -28,7 +48,19 @@ impl Runtime {
         let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
         let host = Host::with_limits(limits).map_err(internal)?;
         let component = embedded::load(&host).map_err(internal)?;
-        Ok(Runtime { host, component, store_args, sandbox: sandbox.clone() })
+        Ok(Runtime { host, component, store_args, sandbox: sandbox.clone(), served: None })
+    }
+
+    /// From now on, keeps the engine of `run` loaded between operations on it (`evodb serve`):
+    /// an operation re-runs only the events stored since the one before.
+    pub fn keep_warm(&mut self, run: PgRun) {
+        self.served = Some(Served { run, warm: RefCell::new(None) });
+    }
+
+    /// Whether `run` is the run kept warm (the same server, database and run, whatever the
+    /// password).
+    pub fn keeps_warm(&self, run: &PgRun) -> bool {
+        self.served.as_ref().is_some_and(|served| served.run.shown() == run.shown())
     }
 
     /// The location `<dbPath>` names: a directory, or a run with `--store`/a `postgres://` URL.
@@ -46,6 +78,11 @@ impl Runtime {
 
     /// [`Runtime::open`] on a location already resolved.
     pub fn open_location(&self, location: Location, access: Access) -> Result<Session<'_>, Failure> {
+        if let Location::Postgres(run) = &location
+            && self.keeps_warm(run)
+        {
+            return self.open_warm(access);
+        }
         let mut reopen = None;
         let (files, dir, shown) = match location {
             Location::Directory(path) => {
@@ -62,19 +99,57 @@ impl Runtime {
                 (Files::Postgres(Box::new(files)), None, shown)
             }
         };
+        let (store, bindings) = self.instantiate(files)?;
+        let reopen = reopen.map(|run| (run, access));
+        Ok(Session { runtime: self, store, bindings, shown, dir, reopen, kept: None, keeps: false })
+    }
+
+    fn instantiate(&self, files: Files) -> Result<(Store<State>, Rc<WithStore>), Failure> {
         let mut store = self.host.store(files);
-        let bindings = match self.host.instantiate_store(&mut store, &self.component) {
-            Ok(bindings) => bindings,
-            Err(err) => return Err(self.host.classify(&store, err).into()),
+        match self.host.instantiate_store(&mut store, &self.component) {
+            Ok(bindings) => Ok((store, Rc::new(bindings))),
+            Err(err) => Err(self.host.classify(&store, err).into()),
+        }
+    }
+
+    /// The served run, opened on the engine parked by the operation before when the run's
+    /// events alone can bring it up to date; on a new instance that loads the run otherwise.
+    fn open_warm(&self, access: Access) -> Result<Session<'_>, Failure> {
+        let served = self.served.as_ref().expect("open_warm is called for the served run");
+        let (run, writable) = (&served.run, access == Access::Write);
+        let warm = served.warm.borrow_mut().take();
+        let (store, bindings, kept) = match warm {
+            Some(warm) => match PgFiles::resume(warm.client, run, writable, warm.at) {
+                Ok(files) if files.resumes() => {
+                    let mut store = warm.store;
+                    *store.data_mut().files_mut() = Files::Postgres(Box::new(files));
+                    (store, warm.bindings, Some((warm.db, warm.at)))
+                }
+                Ok(files) => {
+                    let (store, bindings) = self.instantiate(Files::Postgres(Box::new(files)))?;
+                    (store, bindings, None)
+                }
+                // The connection broke (the server restarted): a new one, and a fresh load.
+                Err(_) => {
+                    let (store, bindings) =
+                        self.instantiate(Files::Postgres(Box::new(PgFiles::open(run, writable)?)))?;
+                    (store, bindings, None)
+                }
+            },
+            None => {
+                let (store, bindings) = self.instantiate(Files::Postgres(Box::new(PgFiles::open(run, writable)?)))?;
+                (store, bindings, None)
+            }
         };
-        Ok(Session { runtime: self, store, bindings, shown, dir, reopen: reopen.map(|run| (run, access)) })
+        let reopen = Some((Box::new(run.clone()), access));
+        Ok(Session { runtime: self, store, bindings, shown: run.shown(), dir: None, reopen, kept, keeps: true })
     }
 }
 
 pub struct Session<'a> {
     runtime: &'a Runtime,
     store: Store<State>,
-    bindings: WithStore,
+    bindings: Rc<WithStore>,
     /// The location as the user named it (a run without its password), for messages.
     shown: String,
     /// A directory's lock and clean-up; `None` for a PostgreSQL run.
@@ -82,6 +157,21 @@ pub struct Session<'a> {
     /// A PostgreSQL run, to open again when the server aborted an operation that a retry may
     /// get past (a deadlock, a serialization failure).
     reopen: Option<(Box<PgRun>, Access)>,
+    /// On the run `evodb serve` keeps warm: the instance's loaded database and where it stands,
+    /// parked again for the next operation when this session ends.
+    kept: Option<(ResourceAny, Position)>,
+    /// Opened on the run kept warm: a successful operation keeps its database loaded.
+    keeps: bool,
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let (Some((db, at)), Some(served)) = (self.kept.take(), &self.runtime.served) else { return };
+        let mut store = std::mem::replace(&mut self.store, self.runtime.host.store(Files::default()));
+        let Files::Postgres(files) = std::mem::take(store.data_mut().files_mut()) else { return };
+        let Some(client) = files.into_client() else { return };
+        *served.warm.borrow_mut() = Some(Warm { store, bindings: Rc::clone(&self.bindings), db, at, client });
+    }
 }
 
 /// The `database` resource's methods, as an operation receives them.
@@ -181,7 +271,7 @@ impl Session<'_> {
             let format = population::ExportFormat::Json;
             return self.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes);
         }
-        let bytes = self.store.data().files().read_database().map_err(Failure::Io)?;
+        let bytes = self.store.data_mut().files_mut().read_database().map_err(Failure::Io)?;
         Ok(bytes.unwrap_or_default())
     }
 
@@ -236,11 +326,19 @@ impl Session<'_> {
     ) -> Result<T, Failure> {
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
+        let (kept, keep) = (self.kept.take(), self.keeps);
         let result = self.runtime.host.call(&mut self.store, |store| {
-            let db = match interface.call_load(&mut *store)? {
-                Ok(Some(db)) => db,
-                Ok(None) => create_recording(&methods, store, "{}", 0)?.expect("the default config is valid"),
-                Err(e) => return Ok(Err(e)),
+            let db = match kept {
+                // Parked by the operation before: the events stored since are re-run onto it.
+                Some((db, _)) => match interface.call_catch_up(&mut *store, db)? {
+                    Ok(()) => db,
+                    Err(e) => return Ok(Err(e)),
+                },
+                None => match interface.call_load(&mut *store)? {
+                    Ok(Some(db)) => db,
+                    Ok(None) => create_recording(&methods, store, "{}", 0)?.expect("the default config is valid"),
+                    Err(e) => return Ok(Err(e)),
+                },
             };
             let value = match op(&methods, &mut *store, db)? {
                 Ok(value) => value,
@@ -249,10 +347,17 @@ impl Session<'_> {
             if save && let Err(e) = interface.call_save(&mut *store, db)? {
                 return Ok(Err(e));
             }
+            // A reader that recorded events changed what it did not save: not kept.
+            if keep && (save || methods.call_take_events(&mut *store, db)?.is_empty()) {
+                return Ok(Ok((value, Some(db))));
+            }
             db.resource_drop(&mut *store)?;
-            Ok(Ok(value))
+            Ok(Ok((value, None)))
         });
-        result.map_err(|e| self.failed(e))
+        let (value, db) = result.map_err(|e| self.failed(e))?;
+        let at = self.store.data().files().position();
+        self.kept = db.zip(at);
+        Ok(value)
     }
 
     fn failed(&self, err: HostError) -> Failure {

@@ -1,0 +1,81 @@
+//! `evodb serve` on one run, for tests and the store bench: its socket in a directory of its own
+//! (`XDG_RUNTIME_DIR`), its log in a file; stopped when dropped.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+pub struct Server {
+    child: Child,
+    runtime_dir: tempfile::TempDir,
+    log: PathBuf,
+    args: Vec<String>,
+    evodb: PathBuf,
+}
+
+impl Server {
+    /// Starts `evodb serve <url> --run <run>` and waits until it listens.
+    pub fn start(evodb: &Path, url: &str, run: &str) -> Server {
+        let runtime_dir = tempfile::tempdir().unwrap();
+        let log = runtime_dir.path().join("serve.log");
+        let args = ["serve", url, "--run", run].map(String::from).to_vec();
+        let child = spawn(evodb, &args, runtime_dir.path(), &log);
+        Server { child, runtime_dir, log, args, evodb: evodb.to_path_buf() }
+    }
+
+    /// Kills it and starts it again on the same socket (the old one left behind, stale).
+    pub fn restart(&mut self) {
+        self.kill();
+        self.child = spawn(&self.evodb, &self.args, self.runtime_dir.path(), &self.log);
+    }
+
+    /// The environment under which an `evodb` command finds this server.
+    pub fn env(&self) -> Vec<(String, PathBuf)> {
+        vec![("XDG_RUNTIME_DIR".into(), self.runtime_dir.path().to_path_buf())]
+    }
+
+    /// `evodb <args>` as a client of this server.
+    pub fn command(&self, evodb: &Path, args: &[impl AsRef<std::ffi::OsStr>]) -> Command {
+        let mut command = Command::new(evodb);
+        command.args(args).envs(self.env());
+        command
+    }
+
+    /// The log's `answered` lines: one per command the server ran.
+    pub fn answered(&self) -> Vec<String> {
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        log.lines().filter(|line| line.starts_with("answered")).map(String::from).collect()
+    }
+
+    /// Stops it at once (SIGKILL), leaving its socket behind.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn spawn(evodb: &Path, args: &[String], runtime_dir: &Path, log: &Path) -> Child {
+    let log_file = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
+    let mut child = Command::new(evodb)
+        .args(args)
+        .env("XDG_RUNTIME_DIR", runtime_dir)
+        .stdout(Stdio::piped())
+        .stderr(log_file)
+        .spawn()
+        .unwrap();
+    // It prints its socket once the run is loaded.
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(
+        first.contains("\"socket\""),
+        "evodb serve did not start: {first} {}",
+        std::fs::read_to_string(log).unwrap()
+    );
+    child
+}

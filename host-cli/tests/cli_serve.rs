@@ -1,0 +1,156 @@
+//! `evodb serve` keeps a run's engine warm on one machine while other machines write to the run
+//! directly (here: commands with `EVODB_SERVE=off`). Whatever happens to the run — others' adds
+//! and snapshots, a database its events do not explain, the run deleted and made again, a
+//! PostgreSQL restart, the server killed — what the server answers is what the run holds.
+
+mod cli;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use cli::Run;
+use cli::postgres::Cluster;
+use cli::server::Server;
+use evodb_host::postgres::{PgFiles, PgRun, PgUrl};
+use serde_json::Value;
+
+const RUN: &str = "warm";
+
+fn bin() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_evodb"))
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/seed-written")
+}
+
+/// A run of `evodb <command> --store … --run warm <rest…>`.
+struct Calls<'a> {
+    url: String,
+    server: &'a Server,
+}
+
+impl Calls<'_> {
+    fn args(&self, command: &str, rest: &[&str]) -> Vec<String> {
+        let mut args = vec![command.to_string(), "--store".into(), self.url.clone(), "--run".into(), RUN.into()];
+        args.extend(rest.iter().map(ToString::to_string));
+        args
+    }
+
+    /// Through the server.
+    fn served(&self, command: &str, rest: &[&str]) -> Run {
+        Run::from(self.server.command(bin(), &self.args(command, rest)).output().unwrap())
+    }
+
+    /// Straight to PostgreSQL, as a writer on another machine.
+    fn direct(&self, command: &str, rest: &[&str]) -> Run {
+        Run::from(cli::command().args(self.args(command, rest)).env("EVODB_SERVE", "off").output().unwrap())
+    }
+
+    /// The run's database as the server and as a direct reader see it: the same bytes.
+    fn assert_same(&self, when: &str) -> Value {
+        let (served, direct) = (self.served("export", &[]), self.direct("export", &[]));
+        assert_eq!(served.code, 0, "{when}: {served:?}");
+        assert!(served.stdout == direct.stdout, "{when}: the server answers another database than the run's");
+        serde_json::from_str(&served.stdout).unwrap()
+    }
+}
+
+fn add_rest(i: usize, parent: &str) -> Vec<String> {
+    let (code, metrics) = (format!("function score() {{ return {i}; }}"), format!(r#"{{"benchmark-score": 0.{i}}}"#));
+    ["--codePath", "/s.js", "--targetCode", &code, "--parentId", parent, "--metrics", &metrics, "--changes", "c"]
+        .map(String::from)
+        .to_vec()
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_served_run_answers_what_the_run_holds() {
+    let Some(cluster) = Cluster::start() else { return };
+    let url = cluster.url();
+    let copied = cli::evodb(&["copy", fixture().to_str().unwrap(), &url, "--run", RUN]);
+    assert_eq!(copied.code, 0, "{copied:?}");
+    let mut server = Server::start(bin(), &url, RUN);
+    let calls = Calls { url: url.clone(), server: &server };
+    let snapshot_seq = || {
+        let row = cluster.client().query_one("SELECT snapshot_seq FROM evodb.runs WHERE name = $1", &[&RUN]);
+        row.unwrap().get::<_, i64>(0)
+    };
+
+    // Others' samples, adds and snapshots between the server's own.
+    let first_snapshot = snapshot_seq();
+    let mut served_calls = 0;
+    for i in 0..24 {
+        let served = i % 3 != 2;
+        let call = |command: &str, rest: &[&str]| match served {
+            true => calls.served(command, rest),
+            false => calls.direct(command, rest),
+        };
+        let sample = call("sample", &[]);
+        assert_eq!(sample.code, 0, "{sample:?}");
+        let parent = sample.json()["parent"]["id"].as_str().unwrap().to_string();
+        let added = call("add", &strs(&add_rest(i, &parent)));
+        assert_eq!(added.code, 0, "{added:?}");
+        served_calls += if served { 3 } else { 1 };
+        calls.assert_same(&format!("after step {i}"));
+    }
+    assert!(snapshot_seq() > first_snapshot, "no snapshot was stored on the way: the case tests less than it says");
+    assert_eq!(calls.direct("validate", &[]).json()["valid"], true);
+    assert_eq!(server.answered().len(), served_calls, "every served call was answered by the server");
+
+    // A database its events do not explain (stored with none): the server loads it.
+    let fixture_db = std::fs::read(fixture().join("database.json")).unwrap();
+    let run = PgRun::new(PgUrl::parse(&url, Duration::from_secs(10)).unwrap(), RUN).unwrap();
+    let mut files = PgFiles::open(&run, true).unwrap();
+    files.commit(Some(&fixture_db), b"").unwrap();
+    assert_eq!(calls.assert_same("after a database without events")["programs"].as_object().unwrap().len(), 46);
+
+    // The run deleted and made again.
+    cluster.client().execute("DELETE FROM evodb.runs WHERE name = $1", &[&RUN]).unwrap();
+    assert_eq!(calls.direct("init", &["--rngSeed", "3"]).code, 0);
+    let seeded = calls.direct("seed", &["--codePath", "/s.js", "--targetCode", "x", "--metrics", r#"{"s": 1}"#]);
+    assert_eq!(seeded.code, 0, "{seeded:?}");
+    assert_eq!(calls.assert_same("after the run was made again")["programs"].as_object().unwrap().len(), 1);
+
+    // PostgreSQL restarted: the server connects again.
+    cluster.restart();
+    let seed_id = seeded.json()["id"].as_str().unwrap().to_string();
+    let added = calls.served("add", &strs(&add_rest(1, &seed_id)));
+    assert_eq!(added.code, 0, "{added:?}");
+    calls.assert_same("after a restart");
+
+    // A command reading standard input runs here, not in the server.
+    let before = server.answered().len();
+    let mut rest = add_rest(2, &seed_id);
+    rest.splice(2..4, ["--targetCodeFile".to_string(), "-".to_string()]);
+    let mut add = server.command(bin(), &calls.args("add", &strs(&rest)));
+    let mut child = add.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"function score() { return 2; }").unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(server.answered().len(), before, "a command reading standard input went to the server");
+    assert_eq!(calls.assert_same("after a local add")["programs"].as_object().unwrap().len(), 3);
+
+    // One server per run; a directory is not served.
+    let second = Run::from(server.command(bin(), &["serve", &url, "--run", RUN]).output().unwrap());
+    assert!(second.code == 2 && second.stderr.contains("served already"), "{second:?}");
+    let scratch = tempfile::tempdir().unwrap();
+    let on_dir = cli::evodb(&["serve", scratch.path().to_str().unwrap()]);
+    assert!(on_dir.code == 2 && on_dir.stderr.contains("PostgreSQL"), "{on_dir:?}");
+
+    // The server killed: its socket is stale, commands run here; a new server takes the socket.
+    drop(calls);
+    server.kill();
+    let calls = Calls { url: url.clone(), server: &server };
+    assert_eq!(calls.served("info", &[]).json()["programCount"], 3, "a stale socket is passed by");
+    drop(calls);
+    server.restart();
+    let before = server.answered().len();
+    let calls = Calls { url, server: &server };
+    calls.assert_same("after the server was started again");
+    assert_eq!(server.answered().len(), before + 1);
+}

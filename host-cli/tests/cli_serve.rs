@@ -153,4 +153,10 @@ fn a_served_run_answers_what_the_run_holds() {
     let calls = Calls { url, server: &server };
     calls.assert_same("after the server was started again");
     assert_eq!(server.answered().len(), before + 1);
+
+    // SIGTERM: it stops and takes its socket with it.
+    drop(calls);
+    assert_eq!(server.sockets().len(), 1);
+    assert_eq!(server.terminate(), Some(130));
+    assert_eq!(server.sockets(), Vec::<PathBuf>::new(), "the socket outlived its server");
 }

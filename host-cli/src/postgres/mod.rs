@@ -126,7 +126,7 @@ impl PgFiles {
     fn begin(mut client: Client, run: &PgRun, writable: bool, warm: Option<Position>) -> Result<PgFiles, HostError> {
         let mut attempt = 0;
         let mut stored = loop {
-            match begin_operation(&mut client, &run.name, writable) {
+            match begin_operation(&mut client, &run.name, writable, warm.is_none()) {
                 Ok(stored) => break stored,
                 Err(e) if is_transient(&e) && attempt < RETRIES => {
                     attempt += 1;
@@ -141,7 +141,7 @@ impl PgFiles {
             (Some(warm), Some(now)) if warm.lineage == now.lineage && warm.seq <= now.seq => Some(warm.seq),
             _ => None,
         };
-        if let (None, Some(stored)) = (resumed_at, stored.as_mut()) {
+        if let (None, Some(stored @ Stored { database: None, .. })) = (resumed_at, stored.as_mut()) {
             let row = client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&run.name]);
             stored.database = Some(row.map_err(|e| sql_failure(&run.url, "read the database", &e))?.get(0));
         }
@@ -337,19 +337,27 @@ impl PgFiles {
 }
 
 /// The transaction of one operation, begun: for a writer, the run's lock taken. Then the run's
-/// row, `None` when the run does not exist yet.
-fn begin_operation(client: &mut Client, run: &str, writable: bool) -> Result<Option<Stored>, postgres::Error> {
+/// row (with its snapshot when `with_database`), `None` when the run does not exist yet.
+fn begin_operation(
+    client: &mut Client,
+    run: &str,
+    writable: bool,
+    with_database: bool,
+) -> Result<Option<Stored>, postgres::Error> {
     let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
     client.batch_execute(begin)?;
     if writable {
         client.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run])?;
     }
     let row = client.query_opt(
-        &format!("SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint FROM evodb.runs WHERE name = $1"),
-        &[&run],
+        &format!(
+            "SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint, CASE WHEN $2 THEN database END
+             FROM evodb.runs WHERE name = $1"
+        ),
+        &[&run, &with_database],
     )?;
     Ok(row.map(|row| Stored {
-        database: None,
+        database: row.get(5),
         lineage: Lineage { born: row.get(0), epoch: row.get(1) },
         seq: row.get(2),
         snapshot_seq: row.get(3),

@@ -47,6 +47,20 @@ impl Server {
         log.lines().filter(|line| line.starts_with("answered")).map(String::from).collect()
     }
 
+    /// Stops it with SIGTERM, as an operator would; its exit code.
+    pub fn terminate(&mut self) -> Option<i32> {
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).unwrap());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+        self.child.wait().unwrap().code()
+    }
+
+    /// The sockets in its runtime directory.
+    pub fn sockets(&self) -> Vec<PathBuf> {
+        let dir = self.runtime_dir.path().join("evodb");
+        let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
+        entries.map(|entry| entry.path()).filter(|path| path.extension().is_some_and(|e| e == "sock")).collect()
+    }
+
     /// Stops it at once (SIGKILL), leaving its socket behind.
     pub fn kill(&mut self) {
         let _ = self.child.kill();

@@ -25,6 +25,9 @@ use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
 use crate::session::Runtime;
 
+/// Held while a command is answered, so that stopping waits for it.
+static ANSWERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A command sent to the server: the arguments as the client was given them (with the run made
 /// explicit) and its working directory, against which file flags are read.
 #[derive(Serialize, Deserialize)]
@@ -144,6 +147,16 @@ pub fn run(sandbox: &SandboxArgs, store: StoreArgs, DbArg { db }: DbArg) -> Resu
         .open_location(Location::Postgres(run.clone()), evodb_host::Access::Read)?
         .read(|m, st, db| crate::session::ok(m.call_info(st, db)))?;
     let listener = bind(&socket)?;
+    // Ctrl-C or SIGTERM: the command being answered finishes, then the socket goes, so later
+    // commands run by themselves at once instead of finding a stale socket.
+    let stopping = socket.clone();
+    ctrlc::set_handler(move || {
+        let _answering = ANSWERING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _ = fs::remove_file(&stopping);
+        eprintln!("evodb serve: stopped");
+        std::process::exit(130);
+    })
+    .map_err(|e| Failure::Internal(format!("cannot install the Ctrl-C/SIGTERM handler: {e}")))?;
     let started = serde_json::json!({"serving": run.shown(), "socket": socket});
     println!("{started}");
     let _ = std::io::stdout().flush();
@@ -154,6 +167,7 @@ pub fn run(sandbox: &SandboxArgs, store: StoreArgs, DbArg { db }: DbArg) -> Resu
     );
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
+        let _answering = ANSWERING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         answer(&mut runtime, stream, &run);
     }
     Ok(Printed::from(String::new()))

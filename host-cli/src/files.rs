@@ -92,6 +92,21 @@ impl Files {
         }
     }
 
+    /// The engine's database now reflects every stored event (see
+    /// [`crate::postgres::PgFiles::caught_up`]); nothing to do for a directory.
+    pub fn caught_up(&mut self) {
+        if let Files::Postgres(run) = self {
+            run.caught_up();
+        }
+    }
+
+    /// The next load starts from the stored database (see [`crate::postgres::PgFiles::reload`]).
+    pub fn reload(&mut self) {
+        if let Files::Postgres(run) = self {
+            run.reload();
+        }
+    }
+
     /// The server's message when PostgreSQL aborted this operation for a deadlock or a
     /// serialization failure (run it again from the start); a directory never does.
     pub fn transient_failure(&self) -> Option<&str> {

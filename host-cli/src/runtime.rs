@@ -141,6 +141,8 @@ impl Host {
         // A zero budget is spent before the call starts: the first epoch check traps, with no
         // race against the watchdog.
         store.set_epoch_deadline(u64::from(!self.limits.time_budget.is_zero()));
+        // A store kept between calls (`evodb serve`) reports only this call's refusals.
+        store.data_mut().memory.exceeded = false;
         let watchdog = Watchdog::arm(&self.engine, self.limits.time_budget);
         let result = call(store);
         drop(watchdog);

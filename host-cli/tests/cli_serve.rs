@@ -124,16 +124,34 @@ fn a_served_run_answers_what_the_run_holds() {
     assert_eq!(added.code, 0, "{added:?}");
     calls.assert_same("after a restart");
 
-    // A command reading standard input runs here, not in the server.
+    // A command reading standard input (either spelling) runs here, not in the server; so does
+    // one asking for other sandbox limits than the server's.
     let before = server.answered().len();
-    let mut rest = add_rest(2, &seed_id);
-    rest.splice(2..4, ["--targetCodeFile".to_string(), "-".to_string()]);
-    let mut add = server.command(bin(), &calls.args("add", &strs(&rest)));
-    let mut child = add.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(b"function score() { return 2; }").unwrap();
-    assert!(child.wait().unwrap().success());
-    assert_eq!(server.answered().len(), before, "a command reading standard input went to the server");
-    assert_eq!(calls.assert_same("after a local add")["programs"].as_object().unwrap().len(), 3);
+    for (i, stdin_flag) in [vec!["--targetCodeFile", "-"], vec!["--targetCodeFile=-"]].into_iter().enumerate() {
+        let mut rest = add_rest(2 + i, &seed_id);
+        rest.splice(2..4, stdin_flag.into_iter().map(String::from));
+        let mut add = server.command(bin(), &calls.args("add", &strs(&rest)));
+        let mut child = add.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(format!("function score() {{ return {i}; }}").as_bytes()).unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+    let limited = calls.served("info", &["--timeBudgetMs", "5000"]);
+    assert_eq!(limited.json()["programCount"], 4, "{limited:?}");
+    assert_eq!(
+        server.answered().len(),
+        before,
+        "a command reading standard input or with its own limits went to the server"
+    );
+    let database = calls.assert_same("after local adds");
+    assert_eq!(database["programs"].as_object().unwrap().len(), 4);
+    assert!(database.to_string().contains("return 1;"), "the code read from standard input was not stored");
+
+    // A server left behind while others wrote past a snapshot catches up or loads: either way,
+    // what the run holds.
+    for i in 0..24 {
+        assert_eq!(calls.direct("add", &strs(&add_rest(10 + i, &seed_id))).code, 0);
+    }
+    calls.assert_same("after the server was left behind");
 
     // One server per run; a directory is not served.
     let second = Run::from(server.command(bin(), &["serve", &url, "--run", RUN]).output().unwrap());
@@ -146,7 +164,7 @@ fn a_served_run_answers_what_the_run_holds() {
     drop(calls);
     server.kill();
     let calls = Calls { url: url.clone(), server: &server };
-    assert_eq!(calls.served("info", &[]).json()["programCount"], 3, "a stale socket is passed by");
+    assert_eq!(calls.served("info", &[]).json()["programCount"], 28, "a stale socket is passed by");
     drop(calls);
     server.restart();
     let before = server.answered().len();

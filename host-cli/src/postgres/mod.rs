@@ -44,6 +44,11 @@ impl PgRun {
     pub fn shown(&self) -> String {
         format!("{} run `{}`", self.url.shown(), self.name)
     }
+
+    /// What names this run apart from any other, whatever the password (see [`PgUrl::identity`]).
+    pub fn identity(&self) -> String {
+        format!("{}\n{}", self.url.identity(), self.name)
+    }
 }
 
 /// An open operation on a run: the connection with its transaction begun, and what was stored
@@ -80,6 +85,8 @@ struct Stored {
     seq: i64,
     snapshot_seq: i64,
     lineage: Lineage,
+    /// The schema's version as this operation found it.
+    schema_version: i32,
 }
 
 /// What must not change under an engine kept warm: the run itself (its creation, in
@@ -110,15 +117,22 @@ impl PgFiles {
     /// Connects, creates or migrates the schema when needed, begins the operation's transaction
     /// and, for a writer, waits for the run's lock.
     pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None)
+    }
+
+    /// A connection to the run's server, its schema brought up to date.
+    pub fn connect(run: &PgRun) -> Result<Client, HostError> {
         let mut client = connect(&run.url)?;
         schema::ensure(&mut client, &run.url)?;
-        PgFiles::begin(client, run, writable, None)
+        Ok(client)
     }
 
     /// [`PgFiles::open`] on a connection kept from an earlier operation, for an engine whose
-    /// database stands at `warm`: when the run's lineage is unchanged the snapshot is not read,
-    /// and `read_pending` gives the events after `warm` ([`PgFiles::resumes`]). Fails only when
-    /// the connection does (the server restarted): open a new one.
+    /// database stands at `warm`: when the run's lineage is unchanged and `warm` is not older
+    /// than the snapshot (so that catching up re-runs no more than a load would), the snapshot
+    /// is not read, and `read_pending` gives the events after `warm` ([`PgFiles::resumes`]).
+    /// Fails when the connection does (the server restarted: connect again) or when the schema
+    /// changed under it (a newer evodb migrated it).
     pub fn resume(client: Client, run: &PgRun, writable: bool, warm: Position) -> Result<PgFiles, HostError> {
         PgFiles::begin(client, run, writable, Some(warm))
     }
@@ -137,8 +151,26 @@ impl PgFiles {
                 Err(e) => return Err(sql_failure(&run.url, "begin the operation", &e)),
             }
         };
+        if let Some(version) = stored.as_ref().map(|stored| stored.schema_version)
+            && version != schema::VERSION
+        {
+            return Err(HostError::Io(format!(
+                "the evodb tables at {} are now schema version {version}, and this evodb writes {}; run the \
+                 command again (an evodb serve: restart it, upgraded if the schema is newer)",
+                run.url.shown(),
+                schema::VERSION
+            )));
+        }
         let resumed_at = match (warm, &stored) {
-            (Some(warm), Some(now)) if warm.lineage == now.lineage && warm.seq <= now.seq => Some(warm.seq),
+            (Some(warm), Some(now)) if warm.lineage == now.lineage && warm.seq <= now.seq => {
+                // Behind a snapshot stored since, the events to re-run may be many (a server
+                // left idle while others wrote): beyond twice what a load re-runs, it loads.
+                let behind = match warm.seq >= now.snapshot_seq {
+                    true => Some(0),
+                    false => events_bytes_after(&mut client, &run.name, warm.seq).ok(),
+                };
+                behind.filter(|&bytes| bytes <= 2 * now.snapshot_len / SNAPSHOT_FRACTION).map(|_| warm.seq)
+            }
             _ => None,
         };
         if let (None, Some(stored @ Stored { database: None, .. })) = (resumed_at, stored.as_mut()) {
@@ -166,6 +198,17 @@ impl PgFiles {
     /// Where the run stands now: after this operation's commit, or as it read the run.
     pub fn position(&self) -> Option<Position> {
         self.stored.as_ref().map(|stored| Position { seq: stored.seq, lineage: stored.lineage })
+    }
+
+    /// The engine's database now reflects every event of the run: a later catch-up in this
+    /// operation reads only what comes after.
+    pub fn caught_up(&mut self) {
+        self.resumed_at = self.stored.as_ref().map(|stored| stored.seq);
+    }
+
+    /// The engine loads the run afresh: `read_pending` gives the events after the snapshot.
+    pub fn reload(&mut self) {
+        self.resumed_at = None;
     }
 
     /// Ends the operation (a transaction not committed is rolled back) and hands back the
@@ -237,14 +280,20 @@ impl PgFiles {
     pub fn database_due(&mut self, events_bytes: u64) -> bool {
         let Some(stored) = self.stored.as_ref() else { return true };
         let (snapshot, snapshot_seq) = (stored.snapshot_len, stored.snapshot_seq);
+        if self.pending_bytes.is_none() && self.is_current() {
+            self.pending_bytes = Some(0);
+        }
         if self.pending_bytes.is_none() {
             // A warm engine did not read the events after the snapshot: they are summed here.
-            let summed = self.client.query_one(
-                "SELECT coalesce(sum(octet_length(line) + 1), 0)::bigint FROM evodb.events WHERE run = $1 AND seq > $2",
-                &[&self.run.name, &snapshot_seq],
-            );
-            let Ok(row) = summed else { return true };
-            self.pending_bytes = Some(row.get::<_, i64>(0).unsigned_abs());
+            match events_bytes_after(&mut self.client, &self.run.name, snapshot_seq) {
+                Ok(bytes) => self.pending_bytes = Some(bytes),
+                Err(e) => {
+                    // The transaction is aborted and the commit will fail; remembered, so that
+                    // a deadlock or serialization failure is retried as one.
+                    self.failed("size the events after the snapshot of", &e);
+                    return true;
+                }
+            }
         }
         self.pending_bytes.unwrap_or(0) + events_bytes >= snapshot / SNAPSHOT_FRACTION
     }
@@ -304,6 +353,9 @@ impl PgFiles {
         })();
         let lineage = stored.map_err(|e| self.failed("save", &e))?;
         self.in_transaction = false;
+        if self.resumed_at.is_some() {
+            self.resumed_at = Some(after);
+        }
         self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
         match (database, self.stored.as_mut()) {
             (Some(database), _) => {
@@ -313,6 +365,7 @@ impl PgFiles {
                     seq: after,
                     snapshot_seq: after,
                     lineage,
+                    schema_version: schema::VERSION,
                 });
                 self.pending_bytes = Some(0);
             }
@@ -351,18 +404,29 @@ fn begin_operation(
     }
     let row = client.query_opt(
         &format!(
-            "SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint, CASE WHEN $2 THEN database END
+            "SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint, CASE WHEN $2 THEN database END,
+                    (SELECT value FROM evodb.meta WHERE key = 'schema_version')
              FROM evodb.runs WHERE name = $1"
         ),
         &[&run, &with_database],
     )?;
     Ok(row.map(|row| Stored {
         database: row.get(5),
+        schema_version: row.get::<_, Option<String>>(6).and_then(|v| v.parse().ok()).unwrap_or(0),
         lineage: Lineage { born: row.get(0), epoch: row.get(1) },
         seq: row.get(2),
         snapshot_seq: row.get(3),
         snapshot_len: row.get::<_, i64>(4).unsigned_abs(),
     }))
+}
+
+/// The size of a run's events after `seq`, as history lines.
+fn events_bytes_after(client: &mut Client, run: &str, seq: i64) -> Result<u64, postgres::Error> {
+    let row = client.query_one(
+        "SELECT coalesce(sum(octet_length(line) + 1), 0)::bigint FROM evodb.events WHERE run = $1 AND seq > $2",
+        &[&run, &seq],
+    )?;
+    Ok(row.get::<_, i64>(0).unsigned_abs())
 }
 
 /// A run's lineage columns, as [`Lineage`] reads them.

@@ -98,6 +98,24 @@ impl PgUrl {
         &self.endpoint
     }
 
+    /// Keeps a connection held open between operations (`evodb serve`) from hanging on a
+    /// peer that vanished: TCP keepalives after 30 s idle, and a minute's bound on unacknowledged
+    /// data.
+    pub fn keep_alive(&mut self) {
+        self.config
+            .keepalives(true)
+            .keepalives_idle(std::time::Duration::from_secs(30))
+            .keepalives_interval(std::time::Duration::from_secs(10))
+            .keepalives_retries(3)
+            .tcp_user_timeout(std::time::Duration::from_secs(60));
+    }
+
+    /// What names this server and database apart from any other, whatever the password: the
+    /// shown URL, and whether it asks for TLS.
+    pub fn identity(&self) -> String {
+        format!("{} tls={}", self.shown, self.wants_tls())
+    }
+
     pub(crate) fn wants_tls(&self) -> bool {
         self.config.get_ssl_mode() == SslMode::Require
     }

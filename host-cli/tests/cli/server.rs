@@ -79,6 +79,7 @@ fn spawn(evodb: &Path, args: &[String], runtime_dir: &Path, log: &Path) -> Child
     let mut child = Command::new(evodb)
         .args(args)
         .env("XDG_RUNTIME_DIR", runtime_dir)
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(log_file)
         .spawn()

@@ -60,7 +60,7 @@ impl Runtime {
     /// Whether `run` is the run kept warm (the same server, database and run, whatever the
     /// password).
     pub fn keeps_warm(&self, run: &PgRun) -> bool {
-        self.served.as_ref().is_some_and(|served| served.run.shown() == run.shown())
+        self.served.as_ref().is_some_and(|served| served.run.identity() == run.identity())
     }
 
     /// The location `<dbPath>` names: a directory, or a run with `--store`/a `postgres://` URL.
@@ -119,23 +119,21 @@ impl Runtime {
         let (run, writable) = (&served.run, access == Access::Write);
         let warm = served.warm.borrow_mut().take();
         let (store, bindings, kept) = match warm {
-            Some(warm) => match PgFiles::resume(warm.client, run, writable, warm.at) {
-                Ok(files) if files.resumes() => {
+            Some(warm) => {
+                // A connection that broke (the server restarted) is made again; the engine stays.
+                let files = match PgFiles::resume(warm.client, run, writable, warm.at) {
+                    Ok(files) => files,
+                    Err(_) => PgFiles::resume(PgFiles::connect(run)?, run, writable, warm.at)?,
+                };
+                if files.resumes() {
                     let mut store = warm.store;
                     *store.data_mut().files_mut() = Files::Postgres(Box::new(files));
                     (store, warm.bindings, Some((warm.db, warm.at)))
-                }
-                Ok(files) => {
+                } else {
                     let (store, bindings) = self.instantiate(Files::Postgres(Box::new(files)))?;
                     (store, bindings, None)
                 }
-                // The connection broke (the server restarted): a new one, and a fresh load.
-                Err(_) => {
-                    let (store, bindings) =
-                        self.instantiate(Files::Postgres(Box::new(PgFiles::open(run, writable)?)))?;
-                    (store, bindings, None)
-                }
-            },
+            }
             None => {
                 let (store, bindings) = self.instantiate(Files::Postgres(Box::new(PgFiles::open(run, writable)?)))?;
                 (store, bindings, None)
@@ -327,6 +325,10 @@ impl Session<'_> {
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
         let (kept, keep) = (self.kept.take(), self.keeps);
+        if kept.is_none() {
+            // A load reads the snapshot and every event after it, wherever the run was resumed.
+            self.store.data_mut().files_mut().reload();
+        }
         let result = self.runtime.host.call(&mut self.store, |store| {
             let db = match kept {
                 // Parked by the operation before: the events stored since are re-run onto it.
@@ -355,12 +357,18 @@ impl Session<'_> {
             Ok(Ok((value, None)))
         });
         let (value, db) = result.map_err(|e| self.failed(e))?;
-        let at = self.store.data().files().position();
-        self.kept = db.zip(at);
+        if let Some(db) = db {
+            let files = self.store.data_mut().files_mut();
+            files.caught_up();
+            self.kept = files.position().map(|at| (db, at));
+        }
         Ok(value)
     }
 
-    fn failed(&self, err: HostError) -> Failure {
+    /// A failed call: the directory cleaned up, and an engine that was kept warm dropped (it may
+    /// be part-way through the call, or trapped).
+    fn failed(&mut self, err: HostError) -> Failure {
+        self.kept = None;
         if let Some(dir) = &self.dir {
             dir.clean_up_after_failure();
         }

@@ -128,9 +128,9 @@ impl PgFiles {
     }
 
     /// [`PgFiles::open`] on a connection kept from an earlier operation, for an engine whose
-    /// database stands at `warm`: when the run's lineage is unchanged and `warm` is not older
-    /// than the snapshot (so that catching up re-runs no more than a load would), the snapshot
-    /// is not read, and `read_pending` gives the events after `warm` ([`PgFiles::resumes`]).
+    /// database stands at `warm`: when the run's lineage is unchanged and the events after
+    /// `warm` are at most twice what a load would re-run, the snapshot is not read, and
+    /// `read_pending` gives the events after `warm` ([`PgFiles::resumes`]).
     /// Fails when the connection does (the server restarted: connect again) or when the schema
     /// changed under it (a newer evodb migrated it).
     pub fn resume(client: Client, run: &PgRun, writable: bool, warm: Position) -> Result<PgFiles, HostError> {

@@ -117,25 +117,26 @@ impl Runtime {
     fn open_warm(&self, access: Access) -> Result<Session<'_>, Failure> {
         let served = self.served.as_ref().expect("open_warm is called for the served run");
         let (run, writable) = (&served.run, access == Access::Write);
-        let warm = served.warm.borrow_mut().take();
-        let (store, bindings, kept) = match warm {
-            Some(warm) => {
+        let (files, parked) = match served.warm.borrow_mut().take() {
+            Some(Warm { store, bindings, db, at, client }) => {
                 // A connection that broke (the server restarted) is made again; the engine stays.
-                let files = match PgFiles::resume(warm.client, run, writable, warm.at) {
+                let files = match PgFiles::resume(client, run, writable, at) {
                     Ok(files) => files,
-                    Err(_) => PgFiles::resume(PgFiles::connect(run)?, run, writable, warm.at)?,
+                    Err(_) => PgFiles::resume(PgFiles::connect(run)?, run, writable, at)?,
                 };
-                if files.resumes() {
-                    let mut store = warm.store;
-                    *store.data_mut().files_mut() = Files::Postgres(Box::new(files));
-                    (store, warm.bindings, Some((warm.db, warm.at)))
-                } else {
-                    let (store, bindings) = self.instantiate(Files::Postgres(Box::new(files)))?;
-                    (store, bindings, None)
-                }
+                let parked = files.resumes().then_some((store, bindings, db, at));
+                (files, parked)
+            }
+            None => (PgFiles::open(run, writable)?, None),
+        };
+        let files = Files::Postgres(Box::new(files));
+        let (store, bindings, kept) = match parked {
+            Some((mut store, bindings, db, at)) => {
+                *store.data_mut().files_mut() = files;
+                (store, bindings, Some((db, at)))
             }
             None => {
-                let (store, bindings) = self.instantiate(Files::Postgres(Box::new(PgFiles::open(run, writable)?)))?;
+                let (store, bindings) = self.instantiate(files)?;
                 (store, bindings, None)
             }
         };

@@ -7,6 +7,7 @@
 //! it, and it uses none of them.
 
 mod bridge;
+mod git_names;
 mod kinds;
 mod notes;
 mod request;
@@ -15,6 +16,7 @@ mod stats;
 mod targets;
 
 pub use bridge::{IntoCore, IntoFace};
+pub use git_names::{MAX_BRANCH_BYTES, branch_problem, commit_problem};
 pub use kinds::{ExportFormat, Operator, Status};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
 pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};

@@ -123,15 +123,11 @@ impl AddRequest {
         if self.target_code.trim().is_empty() {
             return Err(Error::input("targetCode", "is empty; pass the candidate's source code"));
         }
-        if let Some(branch) = &self.branch
-            && (branch.trim().is_empty() || branch.len() > 255)
-        {
-            return Err(Error::input("branch", "is empty or over 255 bytes; pass the candidate's branch name"));
+        if let Some(why) = self.branch.as_deref().and_then(super::branch_problem) {
+            return Err(Error::input("branch", why));
         }
-        if let Some(commit) = &self.commit
-            && !(4..=64).contains(&commit.len()) | !commit.bytes().all(|b| b.is_ascii_hexdigit())
-        {
-            return Err(Error::input("commit", format!("is `{commit}`, not a git commit hash (4 to 64 hex digits)")));
+        if let Some(why) = self.commit.as_deref().and_then(super::commit_problem) {
+            return Err(Error::input("commit", why));
         }
         if self.status == Status::Error && self.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
             return Err(Error::input("reason", "is required for status `error`; say why the evaluation failed"));

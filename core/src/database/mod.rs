@@ -42,6 +42,7 @@ impl Database {
                 false => Err(Error::DuplicateId(id.clone())),
             };
         }
+        self.check_parent_order(&request)?;
         let planned = match &request.plan_item {
             Some(name) => {
                 let (index, item) = self.pending_item(name)?;
@@ -327,6 +328,31 @@ impl Database {
             let entered = after.difference(&before).cloned().collect();
             let left = before.difference(&after).cloned().collect();
             self.emit(Event::Archive { entered, left });
+        }
+    }
+
+    /// `parent_order`: a parent exists before its children. A program cannot name itself as its
+    /// parent, and an id some live program already names as its parent cannot be added after it
+    /// (the child's generation would contradict its parent's, a file `validate` refuses). The
+    /// write path and `validate` share this rule, checked before anything changes.
+    fn check_parent_order(&self, request: &AddRequest) -> Result<()> {
+        let Some(id) = request.id.as_deref() else { return Ok(()) };
+        if id == request.parent_id.as_str() {
+            return Err(Error::input(
+                "parentId",
+                format!("is `{id}`, the id of the program being added; a program cannot be its own parent: pass the parent `sample` gave"),
+            ));
+        }
+        let child = self.population.slots().map(|slot| &self.population.get(slot).program).find(|p| p.parent_id.as_str() == id);
+        match child {
+            Some(child) => Err(Error::input(
+                "id",
+                format!(
+                    "is `{id}`, which program `{}` already names as its parent; a parent is added before its children: pass another --id",
+                    child.id
+                ),
+            )),
+            None => Ok(()),
         }
     }
 

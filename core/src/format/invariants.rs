@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::api::Status;
+use crate::api::{Status, branch_problem, commit_problem};
 use crate::config::{Config, cell_fits};
 use crate::format::persistence::{StoredDatabase, StoredProgram};
 
@@ -59,6 +59,13 @@ pub(crate) fn program_problems(
     {
         problems.push(format!("`programs.{key}.island` is {island} but islands are 0..{}", n.saturating_sub(1)));
     }
+    // Git mode hands these to `git`: what `add` refuses, a load refuses (see `git_names`).
+    if let Some(why) = p.commit.as_deref().and_then(commit_problem) {
+        problems.push(format!("`programs.{key}.commit` {why}"));
+    }
+    if let Some(why) = p.branch.as_deref().and_then(branch_problem) {
+        problems.push(format!("`programs.{key}.branch` {why}"));
+    }
     if p.status == Status::Error {
         problems.push(format!("`programs.{key}.status` is `error`; error candidates are never stored as programs"));
     }
@@ -96,6 +103,15 @@ pub(crate) fn candidate_problems(db: &StoredDatabase) -> Vec<String> {
                 && held.request.plan_item.as_deref() != Some(item.name.as_str())
             {
                 problems.push(format!("plan item `{}` holds an answer to another item", item.name));
+            }
+            if let Some(held) = &item.held {
+                let request = &held.request;
+                let git = [("commit", request.commit.as_deref().and_then(commit_problem)), ("branch", request.branch.as_deref().and_then(branch_problem))];
+                for (field, why) in git {
+                    if let Some(why) = why {
+                        problems.push(format!("plan item `{}` holds an answer whose `{field}` {why}", item.name));
+                    }
+                }
             }
             if item.island as usize >= n {
                 problems.push(format!(

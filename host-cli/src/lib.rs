@@ -16,6 +16,7 @@ mod error;
 mod files;
 pub mod history;
 pub mod postgres;
+pub mod replace;
 mod runtime;
 pub mod trial;
 pub mod views;

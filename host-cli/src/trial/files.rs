@@ -2,7 +2,11 @@
 //!
 //! - the backup `<target>.evodb-trial.bak` is written to a temporary file, synced and renamed,
 //!   so it exists only whole;
-//! - the candidate replaces the target the same way (temporary file, sync, rename);
+//! - the candidate replaces the target the same way (temporary file, sync, rename); temporary
+//!   files are created new with unpredictable names ([`replace_file`]), so a planted symlink
+//!   never redirects a write;
+//! - a leftover backup is put back only when it is a regular file: a planted symlink at
+//!   `.evodb-trial.bak` is refused, never "restored" over the user's file;
 //! - restoring renames the backup over the target: one atomic step that both puts the original
 //!   back and removes the backup. A backup left behind (the process was killed) is therefore
 //!   always the original, and the next trial renames it back first.
@@ -13,16 +17,21 @@
 
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions, Permissions};
-use std::io::{self, Write};
-use std::os::unix::fs::MetadataExt;
+use std::io;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+
+use nix::fcntl::OFlag;
+
+use crate::replace::{own_regular_file, replace_file, sync_dir};
 
 /// The target (symlinks resolved: the file itself is swapped, never the link) and its siblings.
 #[derive(Debug, Clone)]
 pub struct Paths {
     pub target: PathBuf,
     pub backup: PathBuf,
-    pub temp: PathBuf,
+    /// The fixed-name temporary file evodb 0.x wrote; only ever removed (never written).
+    pub legacy_temp: PathBuf,
     pub lock: PathBuf,
 }
 
@@ -53,7 +62,7 @@ impl Paths {
         };
         Ok(Paths {
             backup: sibling(".evodb-trial.bak"),
-            temp: sibling(".evodb-trial.tmp"),
+            legacy_temp: sibling(".evodb-trial.tmp"),
             lock: sibling(".evodb-trial.lock"),
             target,
         })
@@ -72,7 +81,14 @@ impl TargetLock {
     pub fn acquire(path: &Path, mut waiting: impl FnMut()) -> io::Result<TargetLock> {
         let mut told = false;
         loop {
-            let file = OpenOptions::new().create(true).truncate(false).write(true).open(path)?;
+            // Never through a symlink: a planted one would create files wherever it points.
+            let file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits())
+                .open(path)?;
+            own_regular_file(path)?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(fs::TryLockError::WouldBlock) => {
@@ -105,13 +121,13 @@ impl Drop for TargetLock {
 }
 
 /// Puts a leftover backup back over the target (and drops a leftover temporary file); true when
-/// there was one.
+/// there was one. A backup that is not a regular file was not written by evodb: refused.
 pub fn recover(paths: &Paths) -> io::Result<bool> {
-    match fs::remove_file(&paths.temp) {
+    match fs::remove_file(&paths.legacy_temp) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
-    match fs::symlink_metadata(&paths.backup) {
+    match own_regular_file(&paths.backup) {
         Ok(_) => restore(paths).map(|()| true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
@@ -120,23 +136,14 @@ pub fn recover(paths: &Paths) -> io::Result<bool> {
 
 /// Writes the backup: a copy of the target, whole or not at all.
 pub fn back_up(paths: &Paths) -> io::Result<()> {
-    fs::copy(&paths.target, &paths.temp)?;
-    File::open(&paths.temp)?.sync_all()?;
-    fs::rename(&paths.temp, &paths.backup)?;
-    sync_dir(&paths.target);
-    Ok(())
+    let meta = fs::metadata(&paths.target)?;
+    let contents = fs::read(&paths.target)?;
+    replace_file(&paths.backup, &contents, Some(meta.permissions()))
 }
 
 /// Replaces the target with `contents`, keeping the target's permissions.
 pub fn install(paths: &Paths, contents: &[u8], permissions: Permissions) -> io::Result<()> {
-    let mut file = OpenOptions::new().create(true).truncate(true).write(true).open(&paths.temp)?;
-    file.write_all(contents)?;
-    file.set_permissions(permissions)?;
-    file.sync_all()?;
-    drop(file);
-    fs::rename(&paths.temp, &paths.target)?;
-    sync_dir(&paths.target);
-    Ok(())
+    replace_file(&paths.target, contents, Some(permissions))
 }
 
 /// Renames the backup over the target: the original is back and the backup gone, atomically.
@@ -144,13 +151,4 @@ pub fn restore(paths: &Paths) -> io::Result<()> {
     fs::rename(&paths.backup, &paths.target)?;
     sync_dir(&paths.target);
     Ok(())
-}
-
-/// Makes a rename in `file`'s directory durable; best effort (some file systems refuse).
-fn sync_dir(file: &Path) {
-    if let Some(dir) = file.parent()
-        && let Ok(dir) = File::open(dir)
-    {
-        let _ = dir.sync_all();
-    }
 }

@@ -6,16 +6,38 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The top directory of the git repository holding `dir`, or `None` outside any repository (or
-/// without `git`).
+/// without `git`, or when git refuses the repository: see [`find_repository`]).
 pub fn repository_of(dir: &Path) -> Option<PathBuf> {
-    let top = git(dir, &["rev-parse", "--show-toplevel"]).ok()?;
-    PathBuf::from(top.trim_end_matches('\n')).canonicalize().ok()
+    find_repository(dir).ok().flatten()
+}
+
+/// The top directory of the git repository holding `dir`; `None` outside any repository or
+/// without `git`; an error when `dir` is in a repository git refuses (another owner's, "dubious
+/// ownership"), so a caller never mistakes it for "no repository" and falls back silently.
+pub fn find_repository(dir: &Path) -> Result<Option<PathBuf>, String> {
+    match git(dir, &["rev-parse", "--show-toplevel"]) {
+        Ok(top) => Ok(PathBuf::from(top.trim_end_matches('\n')).canonicalize().ok()),
+        Err(e) if e.contains("not a git repository") || e.starts_with("cannot run `git`") => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether git ignores `file` (`.gitignore` and friends): a worktree checkout does not hold it.
+pub fn is_ignored(repo: &Path, file: &Path) -> bool {
+    git(repo, &[OsStr::new("check-ignore"), "--quiet".as_ref(), "--".as_ref(), file.as_os_str()]).is_ok()
 }
 
 /// Whether `file` differs from `HEAD` (staged or not), or is untracked.
 pub fn has_changes(repo: &Path, file: &Path) -> Result<bool, String> {
     let status = git(repo, &[OsStr::new("status"), "--porcelain".as_ref(), "--".as_ref(), file.as_os_str()])?;
     Ok(!status.trim().is_empty())
+}
+
+/// Whether git tracks `file` (in the index): an untracked or ignored file cannot be committed
+/// with `--only`, and a worktree checkout does not hold it.
+pub fn is_tracked(repo: &Path, file: &Path) -> Result<bool, String> {
+    let listed = git(repo, &[OsStr::new("ls-files"), "--error-unmatch".as_ref(), "--".as_ref(), file.as_os_str()]);
+    Ok(listed.is_ok())
 }
 
 /// Commits the working tree's `file` alone, a tracked file (whatever else is staged stays

@@ -143,17 +143,14 @@ impl Swap {
         let permissions = fs::metadata(&paths.target).map_err(|e| io_error("read", &paths.target, e))?.permissions();
         interrupt::with(|active| {
             if let Err(e) = files::back_up(paths) {
-                let _ = fs::remove_file(&paths.temp);
                 return Err(io_error("back up the target to", &paths.backup, e));
             }
             active.swapped = Some(paths.clone());
             Ok(())
         })?;
         let swap = Swap;
-        interrupt::with(|_| files::install(paths, candidate, permissions)).map_err(|e| {
-            let _ = fs::remove_file(&paths.temp);
-            io_error("copy the candidate over", &paths.target, e)
-        })?;
+        interrupt::with(|_| files::install(paths, candidate, permissions))
+            .map_err(|e| io_error("copy the candidate over", &paths.target, e))?;
         Ok(swap)
     }
 
@@ -177,8 +174,8 @@ pub fn run(spec: &Spec, note: &mut dyn FnMut(&str)) -> Result<Value, TrialError>
     let started = epoch_seconds();
     let repo = match spec.isolation {
         Isolation::InPlace => None,
-        Isolation::Auto => paths.target.parent().and_then(git::repository_of),
-        Isolation::Worktree => Some(paths.target.parent().and_then(git::repository_of).ok_or_else(|| {
+        Isolation::Auto => repository_for(&paths.target)?,
+        Isolation::Worktree => Some(repository_for(&paths.target)?.ok_or_else(|| {
             fail(
                 ErrorKind::Usage,
                 format!(
@@ -194,6 +191,22 @@ pub fn run(spec: &Spec, note: &mut dyn FnMut(&str)) -> Result<Value, TrialError>
     };
     ran.started = started;
     report(spec, ran)
+}
+
+/// The repository whose worktree a trial of `target` runs in, if any. A repository git refuses
+/// is an error, never a silent swap of the user's file in place.
+fn repository_for(target: &Path) -> Result<Option<PathBuf>, TrialError> {
+    let dir = target.parent().unwrap_or(Path::new("/"));
+    git::find_repository(dir).map_err(|e| {
+        fail(
+            ErrorKind::Usage,
+            format!(
+                "git refuses the repository holding `{}` ({e}); fix what git names (for another user's repository: \
+                 git config --global --add safe.directory <dir>), or pass --inPlace to swap the file in place",
+                target.display()
+            ),
+        )
+    })
 }
 
 /// What ran, for the report.
@@ -268,6 +281,16 @@ fn run_in_worktree(spec: &Spec, paths: &Paths, repo: &Path, note: &mut dyn FnMut
         })
     };
     let (target, cwd) = (inside("--target", &paths.target)?, inside("the commands' directory (--cwd)", &cwd)?);
+    if git::is_ignored(repo, &paths.target) {
+        return Err(fail(
+            ErrorKind::Usage,
+            format!(
+                "--target `{}` is ignored by git, so the trial's worktree has no such file; pass --inPlace to swap \
+                 it in place",
+                paths.target.display()
+            ),
+        ));
+    }
     let tree = Worktree::create(repo, &target, &cwd).map_err(|m| fail(ErrorKind::Io, m))?;
     let permissions = fs::metadata(&paths.target).map_err(|e| io_error("read", &paths.target, e))?.permissions();
     fs::write(&tree.target, &candidate)

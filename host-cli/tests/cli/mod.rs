@@ -1,6 +1,7 @@
 //! Running the `evodb` binary from tests: results as exit code + stdout + stderr.
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod catalogue;
 pub mod git_repo;
 pub mod postgres;
 pub mod server;

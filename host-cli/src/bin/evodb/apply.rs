@@ -5,6 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use evodb_host::replace::replace_file;
+
 use evodb_core::BestProgram;
 use evodb_host::Access;
 use evodb_host::trial::{self, Candidate, Isolation, Spec, git};
@@ -39,18 +41,7 @@ struct Chosen {
 
 pub fn run(runtime: &Runtime, args: ApplyArgs) -> Result<Printed, Failure> {
     let timeout = timeout_of(args.timeout_sec)?;
-    let target = args.target.canonicalize().map_err(|e| {
-        Failure::NotFound(format!(
-            "--target `{}` cannot be opened ({e}); pass the file to replace",
-            args.target.display()
-        ))
-    })?;
-    let repo = target.parent().and_then(git::repository_of).ok_or_else(|| {
-        Failure::Usage(format!(
-            "--target `{}` is not in a git repository, and apply commits; copy the code from `evodb best` yourself",
-            target.display()
-        ))
-    })?;
+    let (repo, target) = target_in_repository(&args.target)?;
     let chosen = choose(runtime, &args.db, args.id.as_deref())?;
     if git::has_changes(&repo, &target).map_err(Failure::Io)? {
         return Err(Failure::BadInput(format!(
@@ -108,6 +99,46 @@ pub fn run(runtime: &Runtime, args: ApplyArgs) -> Result<Printed, Failure> {
     }
 }
 
+/// The repository and the target (symlinks resolved), which must be a regular file of that
+/// repository that git tracks: apply commits it.
+fn target_in_repository(given: &Path) -> Result<(PathBuf, PathBuf), Failure> {
+    let target = given.canonicalize().map_err(|e| {
+        Failure::NotFound(format!("--target `{}` cannot be opened ({e}); pass the file to replace", given.display()))
+    })?;
+    if !fs::metadata(&target).is_ok_and(|m| m.is_file()) {
+        return Err(Failure::Usage(format!(
+            "--target `{}` is not a regular file; pass the file to replace",
+            given.display()
+        )));
+    }
+    let dir = match given.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let repo = git::repository_of(dir).ok_or_else(|| {
+        Failure::Usage(format!(
+            "--target `{}` is not in a git repository, and apply commits; copy the code from `evodb best` yourself",
+            given.display()
+        ))
+    })?;
+    if !target.starts_with(&repo) {
+        return Err(Failure::Usage(format!(
+            "--target `{}` leads out of the repository `{}` (to `{}`); pass a file of the repository",
+            given.display(),
+            repo.display(),
+            target.display()
+        )));
+    }
+    if !git::is_tracked(&repo, &target).map_err(Failure::Io)? {
+        return Err(Failure::Usage(format!(
+            "--target `{}` is not tracked by git (new or ignored), and apply commits a tracked file; commit it first, \
+             or try the program with `evodb trial --inPlace`",
+            given.display()
+        )));
+    }
+    Ok((repo, target))
+}
+
 /// The best program, or the live program with `id`.
 fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Failure> {
     let Some(id) = id else {
@@ -133,18 +164,10 @@ fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Fai
     })
 }
 
-/// Replaces `path` whole (a temporary sibling renamed over it), keeping its permissions.
+/// Replaces `path` whole (a temporary sibling created new, renamed over it), keeping its
+/// permissions; never writes through a symlink planted beside it.
 fn write_keeping_mode(path: &Path, contents: &[u8]) -> Result<(), Failure> {
     let failed = |e: std::io::Error| Failure::Io(format!("cannot write `{}`: {e}", path.display()));
     let permissions = fs::metadata(path).map_err(failed)?.permissions();
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(".evodb-apply.tmp");
-    let temp = PathBuf::from(temp);
-    fs::write(&temp, contents)
-        .and_then(|()| fs::set_permissions(&temp, permissions))
-        .and_then(|()| fs::rename(&temp, path))
-        .map_err(|e| {
-            let _ = fs::remove_file(&temp);
-            failed(e)
-        })
+    replace_file(path, contents, Some(permissions)).map_err(failed)
 }

@@ -58,6 +58,9 @@ pub fn resolve(args: GitArgs) -> Result<Option<GitCandidate>, Failure> {
             "--target and --protected are git mode's: pass --branch or --commit with them".into(),
         ));
     };
+    if let Some(why) = args.branch.as_deref().and_then(evodb_core::branch_problem) {
+        return Err(Failure::Usage(format!("--branch {why}")));
+    }
     let cwd = std::env::current_dir().map_err(|e| Failure::Io(format!("cannot read the current directory: {e}")))?;
     let repo = repository_of(&cwd).ok_or_else(|| {
         Failure::Usage(format!(
@@ -67,7 +70,7 @@ pub fn resolve(args: GitArgs) -> Result<Option<GitCandidate>, Failure> {
         ))
     })?;
     let commit_of = |rev: &str| {
-        git(&cwd, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
+        git(&cwd, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")])
             .map(|hash| hash.trim().to_string())
             .map_err(|_| {
                 Failure::NotFound(format!(
@@ -93,7 +96,7 @@ pub fn resolve(args: GitArgs) -> Result<Option<GitCandidate>, Failure> {
             let rel = listed.lines().next().filter(|l| !l.is_empty()).ok_or_else(|| {
                 Failure::NotFound(format!("--target `{path}` is not a file of commit {commit}; pass the evolved file"))
             })?;
-            let code = git(&repo, &["show", &format!("{commit}:{rel}")]).map_err(Failure::Io)?;
+            let code = git(&repo, &["show", "--end-of-options", &format!("{commit}:{rel}")]).map_err(Failure::Io)?;
             Some((rel.to_string(), code))
         }
     };
@@ -138,7 +141,10 @@ impl GitCandidate {
         }
         let base = match parent_commit(runtime, db, &parent)? {
             Some(commit) => commit,
-            None => match git(&self.repo, &["rev-parse", "--verify", "--quiet", &format!("{}^", self.commit)]) {
+            None => match git(
+                &self.repo,
+                &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{}^", self.commit)],
+            ) {
                 Ok(first_parent) => first_parent.trim().to_string(),
                 // A root commit: every file it holds is a change.
                 Err(_) => git(&self.repo, &["hash-object", "-t", "tree", "/dev/null"])
@@ -148,7 +154,8 @@ impl GitCandidate {
             },
         };
         let changed =
-            git(&self.repo, &["diff", "--name-only", "--no-renames", &base, &self.commit]).map_err(Failure::Io)?;
+            git(&self.repo, &["diff", "--name-only", "--no-renames", "--end-of-options", &base, &self.commit, "--"])
+                .map_err(Failure::Io)?;
         let changed: Vec<&str> = changed.lines().filter(|l| !l.is_empty()).collect();
         let protected: Option<Vec<&str>> = self.protected.as_ref().map(|p| p.iter().map(String::as_str).collect());
         let verdict = policy_check(&changed, rel, protected.as_deref());
@@ -174,7 +181,7 @@ fn parent_commit(runtime: &Runtime, db: &DbArg, parent: &str) -> Result<Option<S
         return Ok(None);
     }
     let database = database_json(runtime, &db.db)?;
-    Ok(database["programs"][parent]["commit"].as_str().map(String::from))
+    stored_commit(&database["programs"][parent], parent)
 }
 
 /// `evodb git-tidy`'s arguments.
@@ -200,13 +207,19 @@ pub fn tidy(runtime: &Runtime, args: GitTidyArgs) -> Result<Printed, Failure> {
     // 1. best-gen-N on the best's commit.
     let rounds = database["evodb"]["rounds"].as_u64().unwrap_or(0);
     let best_id = database["bestProgramId"].as_str().unwrap_or_default();
-    let best_commit = programs.get(best_id).and_then(|p| p["commit"].as_str());
+    let best_commit = match programs.get(best_id) {
+        Some(best) => stored_commit(best, best_id)?,
+        None => None,
+    };
+    let best_commit = best_commit.as_deref();
     let tagged = match (rounds.checked_sub(1), best_commit) {
         (Some(generation), Some(commit)) => {
             let tag = format!("best-gen-{generation}");
-            let exists = git(&repo, &["rev-parse", "--verify", "--quiet", &format!("refs/tags/{tag}")]).is_ok();
+            let exists =
+                git(&repo, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("refs/tags/{tag}")])
+                    .is_ok();
             if !exists && !args.dry_run {
-                git(&repo, &["tag", &tag, commit]).map_err(Failure::Io)?;
+                git(&repo, &["tag", "--end-of-options", &tag, commit]).map_err(Failure::Io)?;
             }
             (!exists).then(|| json!({"tag": tag, "commit": commit, "id": best_id}))
         }
@@ -232,7 +245,7 @@ pub fn tidy(runtime: &Runtime, args: GitTidyArgs) -> Result<Printed, Failure> {
             continue;
         }
         if !args.dry_run
-            && let Err(e) = git(&repo, &["branch", "-D", "--quiet", branch])
+            && let Err(e) = git(&repo, &["branch", "-D", "--quiet", "--end-of-options", branch])
         {
             // Checked out here or in another worktree: git keeps it, and so do we.
             warnings.push(format!("kept `{branch}`: {e}"));
@@ -243,4 +256,17 @@ pub fn tidy(runtime: &Runtime, args: GitTidyArgs) -> Result<Printed, Failure> {
     }
     let stdout = output::json(&json!({"tagged": tagged, "deleted": deleted, "kept": kept, "dryRun": args.dry_run}));
     Ok(Printed { stdout, warnings })
+}
+
+/// A program's stored `commit`, checked again before it reaches git: a load already refuses an
+/// option-shaped one, and this keeps git safe from a file written by an older evodb.
+fn stored_commit(program: &Value, id: &str) -> Result<Option<String>, Failure> {
+    let Some(commit) = program["commit"].as_str() else { return Ok(None) };
+    match evodb_core::commit_problem(commit) {
+        None => Ok(Some(commit.to_string())),
+        Some(why) => Err(Failure::BadInput(format!(
+            "program `{id}`'s stored commit {why}; the run was written by something other than evodb add: check it \
+             with evodb validate"
+        ))),
+    }
 }

@@ -35,6 +35,10 @@ pub fn run(args: SkillArgs) -> Result<Printed, Failure> {
     let SkillAction::Install(InstallArgs { dir, force }) = args.action;
     let files = skill_files();
     refuse_to_clobber(&dir, force, "the skill")?;
+    // Every path is checked before the first write: a refusal leaves the directory untouched.
+    for (relative, _) in &files {
+        check_writable(&dir, relative)?;
+    }
     for (relative, contents) in &files {
         write_file(&dir, relative, contents)?;
     }
@@ -78,6 +82,22 @@ pub fn refuse_to_clobber(dir: &Path, force: bool, what: &str) -> Result<(), Fail
             Err(e) => Err(Failure::Io(format!("cannot read `{}`: {e}", dir.display()))),
         },
     }
+}
+
+/// What [`write_file`] would refuse, checked without writing: a symlinked directory on the way,
+/// or a directory where the file goes.
+pub fn check_writable(root: &Path, relative: &Path) -> Result<(), Failure> {
+    let path = root.join(relative);
+    if let Some(parent) = path.parent() {
+        refuse_symlinked_dirs(root, parent)?;
+    }
+    if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+        return Err(Failure::Io(format!(
+            "cannot write `{}`: a directory is in the way; remove it or pick another directory",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Creates the file afresh: an existing file (or a symlink in its place) is removed first, so a

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::commands::Printed;
 use crate::failure::Failure;
-use crate::skill::{refuse_to_clobber, skill_files, write_file};
+use crate::skill::{check_writable, refuse_to_clobber, skill_files, write_file};
 
 /// What a playbook asks its user to fill in. `CUSTOMIZE.md` explains the markers and is not checked.
 const MARKER: &str = "<CUSTOMIZE";
@@ -70,6 +70,9 @@ fn init(dir: &Path, strategy: &str, force: bool) -> Result<Printed, Failure> {
         )));
     }
     refuse_to_clobber(dir, force, "the playbook")?;
+    for (relative, _) in &files {
+        check_writable(dir, relative)?;
+    }
     for (relative, contents) in &files {
         write_file(dir, relative, contents)?;
     }

@@ -472,5 +472,5 @@ fn hostile_git_apply_trial_catalogue() {
         }),
     ];
     cases.extend(fixed.into_iter().map(|(name, body)| Case::new(name, body)));
-    cli::catalogue::run("hostile git/apply/trial", &cases, 75);
+    cli::catalogue::run("hostile git/apply/trial", cases, 75);
 }

@@ -5,6 +5,9 @@
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
 
 use super::Run;
 
@@ -20,35 +23,48 @@ impl Case {
     }
 }
 
-/// Runs every case on `threads` threads; panics listing the failed ones, then checks the count.
-pub fn run(suite: &str, cases: &[Case], expected: usize) {
-    let failures = std::sync::Mutex::new(Vec::new());
-    let next = std::sync::atomic::AtomicUsize::new(0);
+/// How long one case may take before it counts as hung (a command that blocks on a FIFO or a
+/// stopped peer is a defect these catalogues exist to catch, so a hang must fail, not stall).
+const CASE_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Runs every case, a few at a time; panics listing the failed and hung ones, then checks the
+/// count.
+pub fn run(suite: &str, cases: Vec<Case>, expected: usize) {
+    let total = cases.len();
+    let cases: Vec<Arc<Case>> = cases.into_iter().map(Arc::new).collect();
+    let failures = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get).min(4);
     std::panic::set_hook(Box::new(|_| {}));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(case) = cases.get(i) else { break };
-                    if let Err(panic) = catch_unwind(AssertUnwindSafe(&case.body)) {
-                        let why = panic
+                while let Some(case) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (tx, rx) = mpsc::channel();
+                    let running = Arc::clone(case);
+                    // Not scoped: a hung case is abandoned, not waited for.
+                    std::thread::spawn(move || {
+                        let _ = tx.send(catch_unwind(AssertUnwindSafe(&running.body)));
+                    });
+                    let why = match rx.recv_timeout(CASE_DEADLINE) {
+                        Ok(Ok(())) => continue,
+                        Ok(Err(panic)) => panic
                             .downcast_ref::<String>()
                             .cloned()
                             .or_else(|| panic.downcast_ref::<&str>().map(ToString::to_string))
-                            .unwrap_or_default();
-                        failures.lock().unwrap().push(format!("{}: {why}", case.name));
-                    }
+                            .unwrap_or_default(),
+                        Err(_) => format!("hung: no outcome within {CASE_DEADLINE:?}"),
+                    };
+                    failures.lock().unwrap().push(format!("{}: {why}", case.name));
                 }
             });
         }
     });
     let _ = std::panic::take_hook();
     let failures = failures.into_inner().unwrap();
-    println!("{suite}: {} cases, {} failed", cases.len(), failures.len());
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n\n"));
-    assert_eq!(cases.len(), expected, "{suite}: the catalogue's case count changed; update the expected count");
+    println!("{suite}: {total} cases, {} failed", failures.len());
+    assert!(failures.is_empty(), "{} of {total} cases failed:\n{}", failures.len(), failures.join("\n\n"));
+    assert_eq!(total, expected, "{suite}: the catalogue's case count changed; update the expected count");
 }
 
 /// A scratch directory with a victim tree beside the directory a command may write: whatever a

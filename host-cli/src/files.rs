@@ -178,8 +178,9 @@ impl DirectoryFiles {
 }
 
 /// Opens `path` only if it is a regular file (or missing, for `create`): never through a
-/// symlink, and without blocking on a FIFO.
-fn open_regular(path: &Path, options: &mut OpenOptions) -> std::io::Result<File> {
+/// symlink, and without blocking on a FIFO. A refused file is an `InvalidData` error saying what
+/// it is ("it is a FIFO, not a regular file").
+pub fn open_regular(path: &Path, options: &mut OpenOptions) -> std::io::Result<File> {
     let file = options.custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits()).open(path).map_err(|e| {
         if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
             std::io::Error::new(ErrorKind::InvalidData, "it is a symbolic link, not a regular file")

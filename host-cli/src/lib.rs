@@ -28,5 +28,5 @@ pub mod bindings {
 pub use bindings::exports::evodb::population::{population, store};
 pub use directory::{Access, DATABASE_FILE, DatabaseDir, describe_file_type};
 pub use error::HostError;
-pub use files::{DirectoryFiles, Files};
+pub use files::{DirectoryFiles, Files, open_regular};
 pub use runtime::{Host, Limits, State};

@@ -20,12 +20,35 @@ impl Drop for Viewer {
 }
 
 pub fn view(args: &[&str]) -> Viewer {
-    let mut child = command().arg("view").args(args).args(["--port", "0"]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut view = command();
+    view.arg("view").args(args).args(["--port", "0"]);
+    view_with(view)
+}
+
+/// `evodb view` started by `command` (e.g. under a shell that lowers a limit first).
+pub fn view_with(mut command: std::process::Command) -> Viewer {
+    let mut child = command.stdout(Stdio::piped()).spawn().unwrap();
     let mut url = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
     let base = url.trim().split('?').next().unwrap().trim_end_matches('/').to_string();
     assert!(base.starts_with("http://127.0.0.1:"), "{url}");
     Viewer { child, base }
+}
+
+impl Viewer {
+    /// The server's process id (for its memory, threads and CPU time in /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `127.0.0.1:<port>`.
+    pub fn address(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    pub fn port(&self) -> u16 {
+        self.base.rsplit(':').next().unwrap().parse().unwrap()
+    }
 }
 
 /// One request; returns the status code, the content type and the body.

@@ -1,28 +1,82 @@
 //! `evodb view [db]`: serves the playground (`www/`, with the wasm-bindgen `web` build in
 //! `www/pkg/`, embedded in the binary) on 127.0.0.1, and with a database directory, that run's
 //! `database.json` and `history.ndjson` under `/run/` (from a directory or a PostgreSQL run),
-//! read fresh on each request. `history.ndjson?from=<byte>` answers only the complete lines written
+//! read fresh on each request. `history.ndjson?from=<byte>` answers only the whole lines written
 //! since that byte, with the offset to ask from next in `X-Evodb-Next`: the page polls it to follow
 //! a run as it is written. Read-only: nothing here writes.
+//!
+//! What it guarantees (docs/threat-model.md, "view"):
+//! - nothing is served but the embedded site and the run's two files, and those only when each
+//!   is a regular file in the run directory: a symlink, FIFO, directory, socket or device in their
+//!   place is refused, the way every other command refuses it, and opening one never blocks;
+//! - only requests addressed to `127.0.0.1`, `localhost` or `[::1]` are answered, so a web page
+//!   that rebinds its own name to 127.0.0.1 reads nothing; no CORS header is ever sent, and the
+//!   page runs under a Content-Security-Policy that lets it load only itself;
+//! - a bounded server: hyper's HTTP/1 parser with a header-size cap and a header deadline, at
+//!   most [`MAX_CONNECTIONS`] connections and [`MAX_RUN_READS`] reads of the run at once, each
+//!   connection closed after one request or [`CONNECTION_DEADLINE`], and an accept loop that
+//!   backs off when the process is out of file descriptors instead of spinning.
+//!
+//! Why hyper: the hand-written parser it replaces was the weakest part of the first review (no
+//! header cap, one thread per connection). hyper is the maintained HTTP/1 implementation under
+//! axum and reqwest, tokio is already in the build for the PostgreSQL client, and a one-thread
+//! runtime with a small blocking pool for file and database reads is all a local page needs; a
+//! framework (axum, tower) would add crates for two routes.
 
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::net::{TcpListener, TcpStream};
+mod request;
+
+use std::convert::Infallible;
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
-use std::thread;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
+use hyper::header::{self, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use include_dir::{Dir, include_dir};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use evodb_host::Access;
+use evodb_host::history::HISTORY_FILE as HISTORY;
 use evodb_host::postgres::{PgFiles, PgRun};
 use evodb_host::views as output;
+use evodb_host::{Access, DATABASE_FILE, DatabaseDir, describe_file_type, open_regular};
 
 use crate::args::{SandboxArgs, ViewArgs};
 use crate::commands::Printed;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
 use crate::session::{Runtime, ok};
+use request::{Route, RunFile};
+
+/// Connections served at once; past it, new ones wait in the kernel's queue. A page opens a
+/// dozen files, a browser six connections per host.
+const MAX_CONNECTIONS: usize = 64;
+/// Reads of the run (a file, or a PostgreSQL query and export) at once, each holding the bytes
+/// read until they are sent: with a run's history megabytes long, this is the memory bound.
+const MAX_RUN_READS: usize = 4;
+/// The request line and headers together. Browsers send 1–2 KiB; cookies other local tools set
+/// for 127.0.0.1 travel too, so the cap is generous — and bounded.
+const MAX_HEADER_BYTES: usize = 64 * 1024;
+const MAX_HEADERS: usize = 100;
+/// A connection that has not sent its whole request head by then is closed.
+const HEADER_DEADLINE: Duration = Duration::from_secs(10);
+/// A connection's whole life: one request and its answer (no keep-alive).
+const CONNECTION_DEADLINE: Duration = Duration::from_secs(60);
+/// The accept loop's longest wait after a failed accept (out of file descriptors).
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// The page may load only itself: its scripts and styles from here (no inline ones), the wasm
+/// engine compiled from here (`'wasm-unsafe-eval'`), the run fetched from here, the favicon as
+/// an empty `data:` URL; nothing framed, no `<base>`, no form posted anywhere.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
 
 /// Where the served run is read from.
 enum RunSource {
@@ -31,10 +85,17 @@ enum RunSource {
     Postgres(Box<PgRun>, SandboxArgs),
 }
 
+/// What every request sees.
+struct Server {
+    run: Option<RunSource>,
+    port: u16,
+    run_reads: Arc<Semaphore>,
+}
+
 static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
 
 pub fn run(args: ViewArgs, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<Printed, Failure> {
-    let run_dir = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
+    let run = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
         None => None,
         Some(Location::Directory(path)) => Some(RunSource::Directory(database_dir(&path)?)),
         Some(Location::Postgres(run)) => {
@@ -44,10 +105,25 @@ pub fn run(args: ViewArgs, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<P
             Some(RunSource::Postgres(run, sandbox.clone()))
         }
     };
-    let listener = TcpListener::bind(("127.0.0.1", args.port))
+    let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{}: {e}; pass another --port", args.port)))?;
     let port = listener.local_addr().map_or(args.port, |a| a.port());
-    let url = match &run_dir {
+    listener.set_nonblocking(true).map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+    // One thread answers every connection; file and database reads go to a pool of at most
+    // MAX_RUN_READS threads (a PostgreSQL client runs its own runtime, so they must be threads).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .max_blocking_threads(MAX_RUN_READS)
+        .thread_name("evodb-view")
+        .build()
+        .map_err(|e| Failure::Io(format!("cannot start the server: {e}")))?;
+    let listener = {
+        let _entered = runtime.enter();
+        tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{port}: {e}")))?
+    };
+    let url = match &run {
         Some(_) => format!("http://127.0.0.1:{port}/?run=/run/"),
         None => format!("http://127.0.0.1:{port}/"),
     };
@@ -56,56 +132,312 @@ pub fn run(args: ViewArgs, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<P
     let _ = writeln!(stdout, "{url}");
     let _ = stdout.flush();
     drop(stdout);
-    eprintln!("Serving the evodb playground{}; Ctrl-C stops.", describe(run_dir.as_ref()));
+    eprintln!("Serving the evodb playground{}; Ctrl-C stops.", describe(run.as_ref()));
     if args.open {
         open_browser(&url);
     }
-    let run_dir = Arc::new(run_dir);
-    for stream in listener.incoming().flatten() {
-        // One thread a connection: a browser opens several at once, some only speculatively.
-        let run_dir = Arc::clone(&run_dir);
-        thread::spawn(move || serve(stream, run_dir.as_ref().as_ref()));
-    }
+    let server = Arc::new(Server { run, port, run_reads: Arc::new(Semaphore::new(MAX_RUN_READS)) });
+    runtime.block_on(accept(listener, server));
     Ok(Printed::from(String::new()))
 }
 
-/// Answers one request and closes the connection (no keep-alive: a local page loads a dozen files).
-fn serve(mut stream: TcpStream, run_dir: Option<&RunSource>) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut head = String::new();
-    let mut reader = BufReader::new(&stream);
-    if reader.read_line(&mut head).is_err() {
-        return;
+/// Accepts connections for ever, at most [`MAX_CONNECTIONS`] at a time. A failed accept (out of
+/// file descriptors: the connection stays queued and the socket stays readable) waits, doubling
+/// up to [`MAX_ACCEPT_BACKOFF`], and says so once, instead of retrying at full CPU.
+async fn accept(listener: tokio::net::TcpListener, server: Arc<Server>) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut backoff = Duration::ZERO;
+    loop {
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else { return };
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                backoff = Duration::ZERO;
+                tokio::spawn(connection(stream, slot, Arc::clone(&server)));
+            }
+            Err(e) => {
+                if backoff.is_zero() {
+                    eprintln!("warning: cannot accept a connection ({e}); waiting before the next");
+                }
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), MAX_ACCEPT_BACKOFF);
+                tokio::time::sleep(backoff).await;
+            }
+        }
     }
-    // Drain the headers; the playground needs none of them.
-    let mut line = String::new();
-    while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
-        line.clear();
-    }
-    let mut parts = head.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
-    let reply = respond(method, target, run_dir);
-    let next = reply.next.map(|n| format!("X-Evodb-Next: {n}\r\n")).unwrap_or_default();
-    let header = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{next}Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-        reply.status,
-        reason(reply.status),
-        reply.content_type,
-        reply.body.len()
-    );
-    let _ = stream.write_all(header.as_bytes());
-    if method != "HEAD" {
-        let _ = stream.write_all(&reply.body);
-    }
-    let _ = stream.flush();
 }
 
+/// One connection: one request, answered, then closed (a local page loads a dozen files; no
+/// keep-alive keeps idle connections from holding slots), within [`CONNECTION_DEADLINE`].
+async fn connection(stream: tokio::net::TcpStream, _slot: OwnedSemaphorePermit, server: Arc<Server>) {
+    let _ = stream.set_nodelay(true);
+    let service = service_fn(move |req| answer(req, Arc::clone(&server)));
+    let conn = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_DEADLINE)
+        .max_header_size(MAX_HEADER_BYTES)
+        .max_headers(MAX_HEADERS)
+        .keep_alive(false)
+        .title_case_headers(true)
+        .serve_connection(TokioIo::new(stream), service);
+    let _ = tokio::time::timeout(CONNECTION_DEADLINE, conn).await;
+}
+
+async fn answer(req: Request<Incoming>, server: Arc<Server>) -> Result<Response<Whole>, Infallible> {
+    let reply = match request::route(req.method(), req.uri(), req.headers(), server.port) {
+        Err(refusal) => Reply::text(refusal.status, &refusal.message),
+        Ok(Route::Site(path)) => site_file(&path),
+        Ok(Route::Missing(path)) => Reply::not_found(&path),
+        Ok(Route::Run(file)) => match &server.run {
+            None => Reply::not_found(req.uri().path()),
+            Some(_) => read_run(file, &server).await,
+        },
+    };
+    Ok(reply.into_response())
+}
+
+fn site_file(path: &str) -> Reply {
+    match SITE.get_file(path) {
+        Some(file) => Reply {
+            status: 200,
+            content_type: content_type(path),
+            body: Bytes::from_static(file.contents()),
+            next: None,
+            // The site changes only with the binary; another evodb on the same port is another site.
+            cache: "no-cache",
+        },
+        None => Reply::not_found(&format!("/{path}")),
+    }
+}
+
+/// Reads the run on the blocking pool, at most [`MAX_RUN_READS`] at once: the permit goes with
+/// the read, and then with the bytes until they are sent, so a read whose client went away still
+/// counts until it ends.
+async fn read_run(file: RunFile, server: &Arc<Server>) -> Reply {
+    let Ok(permit) = Arc::clone(&server.run_reads).acquire_owned().await else {
+        return Reply::text(503, "the server is stopping");
+    };
+    let server = Arc::clone(server);
+    let read = tokio::task::spawn_blocking(move || {
+        let source = server.run.as_ref().expect("only a server with a run reads it");
+        let mut reply = respond(source, file).unwrap_or_else(|refused| refused);
+        reply.body = Bytes::from_owner(Held { bytes: reply.body, _permit: permit });
+        reply
+    });
+    read.await.unwrap_or_else(|e| Reply::text(500, &format!("reading the run failed: {e}; this is a bug in evodb")))
+}
+
+/// Bytes read from the run, holding their read permit until they are sent.
+struct Held {
+    bytes: Bytes,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl AsRef<[u8]> for Held {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// The answer to a request for one of the run's files (blocking: files, PostgreSQL, the engine).
+fn respond(source: &RunSource, file: RunFile) -> Result<Reply, Reply> {
+    match (source, file) {
+        (RunSource::Directory(dir), RunFile::Database) => directory_database(dir),
+        (RunSource::Directory(dir), RunFile::History(from)) => directory_history(dir, from),
+        (RunSource::Postgres(run, sandbox), RunFile::Database) => postgres_database(run, sandbox),
+        (RunSource::Postgres(run, _), RunFile::History(from)) => postgres_history(run, from),
+    }
+}
+
+fn directory_database(dir: &Path) -> Result<Reply, Reply> {
+    let mut file = open_run_file(dir, DATABASE_FILE)?
+        .ok_or_else(|| Reply::text(404, "the run directory holds no database.json any more (was it moved?)"))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| read_failed(DATABASE_FILE, &e))?;
+    Ok(Reply::run_file(DATABASE_FILE, bytes, None))
+}
+
+/// The history's whole lines (from byte `from` on, with `from`). A run without a history (the
+/// seed's CLI writes none) answers "no content" to the whole, and nothing new from byte 0.
+fn directory_history(dir: &Path, from: Option<u64>) -> Result<Reply, Reply> {
+    let Some(mut file) = open_run_file(dir, HISTORY)? else {
+        return Ok(match from {
+            None => Reply::no_content(),
+            Some(0) => Reply::run_file(HISTORY, Vec::new(), Some(0)),
+            Some(_) => replaced(),
+        });
+    };
+    let len = file.metadata().map_err(|e| read_failed(HISTORY, &e))?.len();
+    let at = from.unwrap_or(0);
+    if at > len {
+        return Err(replaced());
+    }
+    // Only the new part is read (from the byte before `from`, to tell whether `from` starts a
+    // line): a long run's history is megabytes, polled twice a second.
+    let start = at.saturating_sub(1);
+    let mut window = Vec::new();
+    file.seek(SeekFrom::Start(start))
+        .and_then(|_| file.take(len - start).read_to_end(&mut window))
+        .map_err(|e| read_failed(HISTORY, &e))?;
+    Ok(whole_lines(window, at, from.is_some()))
+}
+
+/// `window` (a history from offset `from - 1`, or 0) cut to its whole lines from `from` on; with
+/// `?from=`, the offset to ask from next goes along.
+fn whole_lines(mut window: Vec<u8>, from: u64, following: bool) -> Reply {
+    let (start, end, next) = request::whole_lines(&window, from);
+    window.truncate(end);
+    window.drain(..start);
+    Reply::run_file(HISTORY, window, following.then_some(next))
+}
+
+/// `name` in the run directory, only if it is a regular file (never through a symlink, never
+/// blocking on a FIFO); `None` when it is missing. Anything else there is a 403 saying what it is.
+fn open_run_file(dir: &Path, name: &str) -> Result<Option<std::fs::File>, Reply> {
+    let path = dir.join(name);
+    let e = match open_regular(&path, std::fs::OpenOptions::new().read(true)) {
+        Ok(file) => return Ok(Some(file)),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => e,
+    };
+    let what = match e.kind() {
+        // A symlink, FIFO, directory or device: `open_regular` says which.
+        ErrorKind::InvalidData => Some(e.to_string()),
+        // A socket cannot even be opened (ENXIO).
+        _ => std::fs::symlink_metadata(&path)
+            .ok()
+            .filter(|meta| !meta.is_file())
+            .map(|meta| format!("it is {}, not a regular file", describe_file_type(meta.file_type()))),
+    };
+    Err(match what {
+        Some(what) => Reply::text(403, &format!("cannot read {name}: {what}; move it away ({name} must be a file)")),
+        None => read_failed(name, &e),
+    })
+}
+
+fn read_failed(name: &str, e: &std::io::Error) -> Reply {
+    Reply::text(500, &format!("cannot read {name}: {e}"))
+}
+
+fn replaced() -> Reply {
+    Reply::text(409, "the history is shorter than `from`: the run was replaced; open it again")
+}
+
+/// A run's `database.json` as it is now: the engine's export of the run loaded, which re-runs the
+/// events its stored snapshot lags behind.
+fn postgres_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<Reply, Reply> {
+    // A deleted run is "not found", not the export of an empty database.
+    drop(postgres_run(run)?);
+    let export = || -> Result<Vec<u8>, Failure> {
+        let runtime = Runtime::start(sandbox, StoreArgs::default())?;
+        let mut session = runtime.open_location(Location::Postgres(Box::new(run.clone())), Access::Read)?;
+        let format = output::wit(evodb_core::ExportFormat::Json);
+        session.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes)
+    };
+    // A failure is the engine's message, not a 404.
+    let bytes = export().map_err(|failure| Reply::text(500, &failure.to_string()))?;
+    Ok(Reply::run_file(DATABASE_FILE, bytes, None))
+}
+
+fn postgres_history(run: &PgRun, from: Option<u64>) -> Result<Reply, Reply> {
+    let all = postgres_run(run)?.read_history().map_err(|e| pg_unreadable(run, &e))?.ok_or_else(|| no_run(run))?;
+    let at = from.unwrap_or(0);
+    let Some(start) = usize::try_from(at.saturating_sub(1)).ok().filter(|&s| at <= all.len() as u64 && s <= all.len())
+    else {
+        return Err(replaced());
+    };
+    if from.is_none() && all.is_empty() {
+        return Ok(Reply::no_content());
+    }
+    Ok(whole_lines(all[start..].to_vec(), at, from.is_some()))
+}
+
+/// The run, opened for reading; one that no longer exists (deleted since `view` started) is a
+/// 404 naming it.
+fn postgres_run(run: &PgRun) -> Result<PgFiles, Reply> {
+    let files = PgFiles::open(run, false).map_err(|e| pg_unreadable(run, &e))?;
+    if files.holds_database() { Ok(files) } else { Err(no_run(run)) }
+}
+
+fn pg_unreadable(run: &PgRun, e: &dyn std::fmt::Display) -> Reply {
+    Reply::text(503, &format!("cannot read {}: {e}", run.shown()))
+}
+
+fn no_run(run: &PgRun) -> Reply {
+    let message =
+        format!("no run named `{}` in {}: it was deleted since evodb view started", run.name, run.url.shown());
+    Reply::text(404, &message)
+}
+
+/// A response, before hyper's types.
 struct Reply {
     status: u16,
     content_type: &'static str,
-    body: Vec<u8>,
+    body: Bytes,
     /// For `history.ndjson?from=`: the byte offset after the lines sent.
     next: Option<u64>,
+    cache: &'static str,
+}
+
+impl Reply {
+    fn text(status: u16, message: &str) -> Reply {
+        let body = Bytes::from(format!("{message}\n"));
+        Reply { status, content_type: "text/plain; charset=utf-8", body, next: None, cache: "no-store" }
+    }
+
+    fn not_found(path: &str) -> Reply {
+        Reply::text(404, &format!("not found: {path}"))
+    }
+
+    fn no_content() -> Reply {
+        Reply { status: 204, content_type: "text/plain", body: Bytes::new(), next: None, cache: "no-store" }
+    }
+
+    /// One of the run's files: never cached (it changes as the run goes, and it is the user's data).
+    fn run_file(name: &str, bytes: Vec<u8>, next: Option<u64>) -> Reply {
+        Reply { status: 200, content_type: content_type(name), body: Bytes::from(bytes), next, cache: "no-store" }
+    }
+
+    /// The response with the headers a local tool sends: no CORS header (the page is
+    /// same-origin; another origin reads nothing), no sniffing, no referrer, nothing embedded by
+    /// another site, and the page's Content-Security-Policy.
+    fn into_response(self) -> Response<Whole> {
+        let mut response = Response::new(Whole(Some(self.body).filter(|b| !b.is_empty())));
+        *response.status_mut() = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(self.content_type));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(self.cache));
+        headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+        headers.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        if self.status == 405 {
+            headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        }
+        if let Some(next) = self.next {
+            headers.insert("x-evodb-next", HeaderValue::from(next));
+        }
+        response
+    }
+}
+
+/// A body sent in one piece (http-body-util's `Full`, without the crate).
+struct Whole(Option<Bytes>);
+
+impl Body for Whole {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Poll::Ready(self.0.take().map(|bytes| Ok(Frame::data(bytes))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_none()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.0.as_ref().map_or(0, |b| b.len() as u64))
+    }
 }
 
 /// Opens `url` in the system's browser (`--open`); a machine without one gets a warning, and the
@@ -126,152 +458,46 @@ fn open_browser(url: &str) {
         .spawn();
     match opened {
         // Reaped on its own thread: the server runs until Ctrl-C.
-        Ok(mut child) => drop(thread::spawn(move || child.wait())),
+        Ok(mut child) => drop(std::thread::spawn(move || child.wait())),
         Err(e) => eprintln!("warning: cannot open a browser ({program}: {e}); open {url} yourself"),
     }
 }
 
-/// The directory holding `database.json`: the argument itself, or its parent when it names the file.
+/// The directory holding `database.json`: the argument itself, or its parent when it names the
+/// file; resolved, and refused as every command refuses it when `database.json` or
+/// `history.ndjson` is not a regular file (a symlink could lead out of it, a FIFO would block).
 fn database_dir(path: &Path) -> Result<PathBuf, Failure> {
     let dir = if path.is_file() { path.parent().map(Path::to_path_buf).unwrap_or_default() } else { path.into() };
-    if !dir.join("database.json").is_file() {
+    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+    let resolved = DatabaseDir::open(&dir, Access::Read)?.path().map(Path::to_path_buf);
+    let Some(resolved) = resolved.filter(|d| std::fs::symlink_metadata(d.join(DATABASE_FILE)).is_ok()) else {
         return Err(Failure::NotFound(format!(
             "no database.json in `{}`; pass the database directory (e.g. evolve-output/database)",
             dir.display()
         )));
-    }
-    Ok(dir)
+    };
+    Ok(resolved)
 }
 
-fn describe(run_dir: Option<&RunSource>) -> String {
-    match run_dir {
+fn describe(run: Option<&RunSource>) -> String {
+    match run {
         Some(RunSource::Directory(dir)) => format!(" with the run in {}", dir.display()),
         Some(RunSource::Postgres(run, _)) => format!(" with {}", run.shown()),
         None => String::new(),
     }
 }
 
-/// `history.ndjson` of the run, as stored now.
-fn run_history(source: &RunSource) -> Option<Vec<u8>> {
-    match source {
-        RunSource::Directory(dir) => std::fs::read(dir.join("history.ndjson")).ok(),
-        RunSource::Postgres(run, _) => PgFiles::open(run, false).ok()?.read_history().ok()?.filter(|b| !b.is_empty()),
-    }
-}
-
-/// A run's `database.json` as it is now: the engine's export of the run loaded, which re-runs the
-/// events its stored snapshot lags behind.
-fn current_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<Vec<u8>, Failure> {
-    let runtime = Runtime::start(sandbox, StoreArgs::default())?;
-    let mut session = runtime.open_location(Location::Postgres(Box::new(run.clone())), Access::Read)?;
-    let format = output::wit(evodb_core::ExportFormat::Json);
-    session.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes)
-}
-
-/// The complete lines of the run's history from byte `from` on, and the offset after them; `None`
-/// when the history is shorter than `from` (the run was replaced: the page opens it again).
-fn history_since(source: &RunSource, from: u64) -> Option<(Vec<u8>, u64)> {
-    let mut bytes = match source {
-        RunSource::Directory(dir) => {
-            // Only the new part is read: a long run's history is megabytes, polled twice a second.
-            let Ok(mut file) = std::fs::File::open(dir.join("history.ndjson")) else {
-                return (from == 0).then(|| (Vec::new(), 0));
-            };
-            let len = file.metadata().map_or(0, |m| m.len());
-            if len < from {
-                return None;
-            }
-            let mut bytes = Vec::new();
-            file.seek(SeekFrom::Start(from)).ok()?;
-            file.take(len - from).read_to_end(&mut bytes).ok()?;
-            bytes
-        }
-        RunSource::Postgres(..) => {
-            let all = run_history(source).unwrap_or_default();
-            let start = usize::try_from(from).ok()?;
-            all.get(start..)?.to_vec()
-        }
-    };
-    // A line still being written waits for the next poll.
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    bytes.truncate(complete);
-    let next = from + bytes.len() as u64;
-    Some((bytes, next))
-}
-
-/// The `from` parameter of a query string, when there is one.
-fn from_param(url: &str) -> Option<u64> {
-    let query = url.split_once('?')?.1.split('#').next()?;
-    query.split('&').find_map(|pair| pair.strip_prefix("from=")?.parse().ok())
-}
-
-fn respond(method: &str, url: &str, run_dir: Option<&RunSource>) -> Reply {
-    if method != "GET" && method != "HEAD" {
-        return text(405, "the playground is read-only: GET only");
-    }
-    let path = url.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
-    if let (Some(source), "run/history.ndjson", Some(from)) = (run_dir, path, from_param(url)) {
-        return match history_since(source, from) {
-            Some((body, next)) => Reply { status: 200, content_type: "application/x-ndjson", body, next: Some(next) },
-            None => text(409, "the history is shorter than `from`: the run was replaced; open it again"),
-        };
-    }
-    let path = if path.is_empty() { "index.html" } else { path };
-    if path.split('/').any(|part| part == "..") {
-        return text(400, "no `..` in paths");
-    }
-    let body = if let Some(name) = path.strip_prefix("run/") {
-        match (run_dir, name) {
-            // A run's database is the engine's export: a failure is the engine's message, not a 404.
-            (Some(RunSource::Postgres(run, sandbox)), "database.json") => match current_database(run, sandbox) {
-                Ok(body) => Some(body),
-                Err(failure) => return text(500, &failure.to_string()),
-            },
-            (Some(RunSource::Directory(dir)), "database.json") => std::fs::read(dir.join(name)).ok(),
-            // A run without history (the seed's CLI writes none) answers "no content", not 404.
-            (Some(source), "history.ndjson") => match run_history(source) {
-                Some(bytes) => Some(bytes),
-                None => return Reply { status: 204, content_type: "text/plain", body: Vec::new(), next: None },
-            },
-            _ => None,
-        }
-    } else if path.starts_with("tests/") {
-        None // the page's own Chromium tests are embedded with `www/` but are not part of the site
-    } else {
-        SITE.get_file(path).map(|f| f.contents().to_vec())
-    };
-    match body {
-        Some(body) => Reply { status: 200, content_type: content_type(path), body, next: None },
-        None => text(404, &format!("not found: /{path}")),
-    }
-}
-
-fn text(status: u16, message: &str) -> Reply {
-    Reply { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec(), next: None }
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        204 => "No Content",
-        400 => "Bad Request",
-        404 => "Not Found",
-        409 => "Conflict",
-        500 => "Internal Server Error",
-        _ => "Method Not Allowed",
-    }
-}
-
 fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next() {
         Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("wasm") => "application/wasm",
         Some("json") => "application/json",
         Some("ndjson") => "application/x-ndjson",
         Some("png") => "image/png",
         Some("svg") => "image/svg+xml",
+        Some("ts") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }

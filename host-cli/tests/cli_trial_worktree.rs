@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use cli::git_repo::{Repo, git};
 use cli::{Run, command};
-use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::Value;
 use tempfile::TempDir;
@@ -149,7 +149,8 @@ fn a_killed_trial_leaves_a_worktree_that_the_next_trial_removes() {
     let shell = wait_for(&pid_file);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
-    let _ = killpg(Pid::from_raw(shell.parse().unwrap()), Signal::SIGKILL);
+    // The test command outlives the trial (its own process group) until the next trial ends it.
+    assert!(running(&shell), "the killed trial's test command still runs");
     let left = repo.worktrees();
     assert_eq!(left.len(), 1, "SIGKILL leaves the worktree");
     assert!(Path::new(&left[0]).exists());
@@ -160,7 +161,26 @@ fn a_killed_trial_leaves_a_worktree_that_the_next_trial_removes() {
     assert!(next.stderr.contains("left by interrupted trials"), "{}", next.stderr);
     assert!(repo.worktrees().is_empty());
     assert!(!Path::new(&left[0]).exists(), "its directory is gone");
+    assert!(ends_soon(&shell), "the next trial killed the leftover's test command before deleting its worktree");
     assert_eq!(repo.state(), before);
+}
+
+/// Whether process `pid` is alive (a zombie waiting to be reaped is not).
+fn running(pid: &str) -> bool {
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+    state.as_deref().and_then(|s| s.rsplit(')').next()).is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+}
+
+/// Whether `pid` ends within a few seconds (a process just killed takes a moment to die).
+fn ends_soon(pid: &str) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while running(pid) {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    true
 }
 
 #[test]

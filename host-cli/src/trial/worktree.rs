@@ -130,11 +130,35 @@ pub fn remove_leftovers(repo: &Path) -> Result<usize, String> {
         };
         // Held: its trial is still running.
         if lock.try_lock().is_ok() {
+            kill_processes_in(&checkout.path);
             checkout.remove().map_err(|e| format!("cannot remove `{}`: {e}", checkout.path.display()))?;
             removed += 1;
         }
     }
     Ok(removed)
+}
+
+/// Kills what a killed trial left running in its worktree: its test command's process group
+/// outlives a `kill -9` of the trial, and would go on running (and writing) while the worktree
+/// is deleted under it. A process counts when its working directory is inside `dir`; only this
+/// user's processes can be signalled.
+fn kill_processes_in(dir: &Path) {
+    use nix::sys::signal::{Signal, kill, killpg};
+    use nix::unistd::{Pid, getpgid, getpgrp};
+    let Ok(entries) = fs::read_dir("/proc") else { return };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<i32>().ok()) else { continue };
+        if !fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(dir)) {
+            continue;
+        }
+        let pid = Pid::from_raw(pid);
+        if let Ok(group) = getpgid(Some(pid))
+            && group != getpgrp()
+        {
+            let _ = killpg(group, Signal::SIGKILL);
+        }
+        let _ = kill(pid, Signal::SIGKILL);
+    }
 }
 
 impl Worktree {

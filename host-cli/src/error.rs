@@ -19,6 +19,15 @@ pub enum HostError {
         .0 >> 20
     )]
     MemoryCap(usize),
+    /// The engine could not reserve the sandbox's virtual address space: a `ulimit -v` below what
+    /// wasmtime reserves for a 32-bit linear memory and its guard (4 GiB of address space, not of
+    /// RAM). Reserving less would make every memory access of the engine bounds-checked.
+    #[error(
+        "the database engine could not reserve its sandbox's address space ({0}): evodb reserves about 4 GiB of \
+         virtual memory (address space, not RAM); raise the address-space limit to at least 5 GiB (ulimit -v \
+         5242880) or lift it (ulimit -v unlimited)"
+    )]
+    AddressSpace(String),
     /// The component trapped for another reason: a bug in evodb, never the caller's input.
     #[error("the database component failed ({0}); this is a bug in evodb, please report it")]
     Trap(String),

@@ -163,10 +163,21 @@ impl Host {
             HostError::MemoryCap(self.limits.memory_bytes)
         } else if err.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
             HostError::TimeBudget(self.limits.time_budget)
+        } else if is_address_space_refusal(&err) {
+            HostError::AddressSpace(format!("{err:#}"))
         } else {
             HostError::Trap(format!("{err:#}"))
         }
     }
+}
+
+/// An instantiation refused its virtual-memory reservation (ENOMEM from mmap), which happens
+/// under an address-space limit, not when RAM runs out.
+fn is_address_space_refusal(err: &wasmtime::Error) -> bool {
+    err.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.raw_os_error() == Some(12))
+            || cause.to_string().contains("failed to reserve")
+    })
 }
 
 /// Advances the engine's epoch once the budget has passed, which interrupts the running call;

@@ -396,6 +396,20 @@ fn refused_add(setup_child_first: bool) {
     assert_eq!(evodb(&["validate", db_s]).code, 0, "the run stays valid");
 }
 
+// --- the engine under an address-space limit -----------------------------------------------------
+
+fn under_a_small_address_space_limit() {
+    let sandbox = Sandbox::new();
+    let db = sandbox.path("db");
+    let script = format!("ulimit -v 1000000 && exec \"$0\" info '{}'", db.display());
+    let result = Run::from(
+        std::process::Command::new("sh").args(["-c", &script, env!("CARGO_BIN_EXE_evodb")]).output().unwrap(),
+    );
+    expect(&result, 4, &["address space", "ulimit -v"]);
+    assert!(!result.stderr.contains("bug in evodb"), "{result:?}");
+    assert!(!db.exists(), "nothing was created");
+}
+
 // --- skill and playbook install --------------------------------------------------------------------
 
 fn install_through_symlinked_subdir(command_args: &[&str], sub: &str) {
@@ -422,7 +436,7 @@ fn hostile_git_apply_trial_catalogue() {
     for branch in BAD_BRANCHES {
         cases.push(Case::new(format!("add --branch `{branch}` is a usage error"), move || add_with_bad_branch(branch)));
     }
-    let fixed: [(&'static str, fn()); 19] = [
+    let fixed: [(&'static str, fn()); 20] = [
         ("add --commit=--output=… reads a revision, not an option", add_with_option_shaped_commit),
         ("a held answer with an option-shaped commit is refused on load", held_answer_with_bad_commit),
         ("apply never writes through a planted .evodb-apply.tmp symlink", apply_through_a_planted_temp_symlink),
@@ -467,10 +481,11 @@ fn hostile_git_apply_trial_catalogue() {
         ("skill install checks every path before writing", || {
             install_through_symlinked_subdir(&["skill", "install"], "references");
         }),
+        ("a 1 GB address-space limit is named, not called a bug", under_a_small_address_space_limit),
         ("strategy init checks every path before writing", || {
             install_through_symlinked_subdir(&["strategy", "init"], "prompts");
         }),
     ];
     cases.extend(fixed.into_iter().map(|(name, body)| Case::new(name, body)));
-    cli::catalogue::run("hostile git/apply/trial", cases, 75);
+    cli::catalogue::run("hostile git/apply/trial/engine", cases, 76);
 }

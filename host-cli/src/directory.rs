@@ -81,6 +81,16 @@ impl DatabaseDir {
         let io = |action: &str, p: &Path, e: std::io::Error| {
             HostError::Io(format!("cannot {action} `{}`: {e}; check the path and its permissions", p.display()))
         };
+        // A dangling symlink: creating the directory would fail with a bare "File exists".
+        if !path.exists()
+            && let Ok(target) = fs::read_link(path)
+        {
+            return Err(HostError::Io(format!(
+                "`{}` is a symbolic link to `{}`, which does not exist; create that directory or pass another path",
+                path.display(),
+                target.display()
+            )));
+        }
         if access == Access::Read && !path.exists() {
             return Ok(DatabaseDir { path: None, lock: None, created: false, repaired: None });
         }

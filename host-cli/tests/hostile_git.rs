@@ -410,6 +410,19 @@ fn under_a_small_address_space_limit() {
     assert!(!db.exists(), "nothing was created");
 }
 
+// --- a database path that is a dangling symlink ----------------------------------------------------
+
+fn dangling_symlink_database_path(write: bool) {
+    let sandbox = Sandbox::new();
+    let db = sandbox.path("db");
+    symlink(sandbox.outside().join("missing"), &db).unwrap();
+    let db_s = db.to_str().unwrap();
+    let result = if write { evodb(&cli::seed_args(&db)) } else { evodb(&["info", db_s]) };
+    expect(&result, 5, &["is a symbolic link to", "does not exist"]);
+    assert!(!result.stderr.contains("File exists"), "{result:?}");
+    sandbox.assert_outside_unchanged("dangling db path");
+}
+
 // --- skill and playbook install --------------------------------------------------------------------
 
 fn install_through_symlinked_subdir(command_args: &[&str], sub: &str) {
@@ -436,7 +449,7 @@ fn hostile_git_apply_trial_catalogue() {
     for branch in BAD_BRANCHES {
         cases.push(Case::new(format!("add --branch `{branch}` is a usage error"), move || add_with_bad_branch(branch)));
     }
-    let fixed: [(&'static str, fn()); 20] = [
+    let fixed: [(&'static str, fn()); 22] = [
         ("add --commit=--output=… reads a revision, not an option", add_with_option_shaped_commit),
         ("a held answer with an option-shaped commit is refused on load", held_answer_with_bad_commit),
         ("apply never writes through a planted .evodb-apply.tmp symlink", apply_through_a_planted_temp_symlink),
@@ -481,11 +494,13 @@ fn hostile_git_apply_trial_catalogue() {
         ("skill install checks every path before writing", || {
             install_through_symlinked_subdir(&["skill", "install"], "references");
         }),
+        ("a writer on a dangling-symlink database path says so", || dangling_symlink_database_path(true)),
+        ("a reader on a dangling-symlink database path says so", || dangling_symlink_database_path(false)),
         ("a 1 GB address-space limit is named, not called a bug", under_a_small_address_space_limit),
         ("strategy init checks every path before writing", || {
             install_through_symlinked_subdir(&["strategy", "init"], "prompts");
         }),
     ];
     cases.extend(fixed.into_iter().map(|(name, body)| Case::new(name, body)));
-    cli::catalogue::run("hostile git/apply/trial/engine", cases, 76);
+    cli::catalogue::run("hostile git/apply/trial/engine", cases, 78);
 }

@@ -44,10 +44,10 @@ pub mod simulation;
 mod state;
 
 pub use api::{
-    AddOutcome, AddRequest, BestProgram, CellStats, MAX_BRANCH_BYTES, branch_problem, commit_problem, ExportFormat, Info, Inspiration, IslandStats, Lineage,
-    MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem, PolicyVerdict,
-    ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult,
-    TargetStats,
+    AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
+    MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem,
+    PolicyVerdict, ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart,
+    SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,

@@ -340,10 +340,13 @@ impl Database {
         if id == request.parent_id.as_str() {
             return Err(Error::input(
                 "parentId",
-                format!("is `{id}`, the id of the program being added; a program cannot be its own parent: pass the parent `sample` gave"),
+                format!(
+                    "is `{id}`, the id of the program being added; a program cannot be its own parent: pass the parent `sample` gave"
+                ),
             ));
         }
-        let child = self.population.slots().map(|slot| &self.population.get(slot).program).find(|p| p.parent_id.as_str() == id);
+        let child =
+            self.population.slots().map(|slot| &self.population.get(slot).program).find(|p| p.parent_id.as_str() == id);
         match child {
             Some(child) => Err(Error::input(
                 "id",

@@ -106,7 +106,10 @@ pub(crate) fn candidate_problems(db: &StoredDatabase) -> Vec<String> {
             }
             if let Some(held) = &item.held {
                 let request = &held.request;
-                let git = [("commit", request.commit.as_deref().and_then(commit_problem)), ("branch", request.branch.as_deref().and_then(branch_problem))];
+                let git = [
+                    ("commit", request.commit.as_deref().and_then(commit_problem)),
+                    ("branch", request.branch.as_deref().and_then(branch_problem)),
+                ];
                 for (field, why) in git {
                     if let Some(why) = why {
                         problems.push(format!("plan item `{}` holds an answer whose `{field}` {why}", item.name));

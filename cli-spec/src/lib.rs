@@ -1,14 +1,17 @@
 //! The evodb command line, once: every command, flag, help text and exit code as plain static
 //! data. The native `evodb` builds its clap parser from [`CLI`]; the Node drop-in
 //! (`skill/scripts/db-cli.mjs`) reads the same table as JSON ([`to_json`], written to
-//! `skill/scripts/evodb-wasm/cli.json` and the npm package's `cli.json` by `wasm/build.sh`).
+//! `skill/scripts/evodb-wasm/cli.json` and the npm package's `cli.json` by `wasm/build.sh`), and
+//! `docs/cli.md` is the same table as Markdown ([`to_markdown`]).
 
 mod config_flags;
 mod database_commands;
+mod markdown;
 mod model;
 mod other_commands;
 
 pub use config_flags::{CONFIG_SCALARS, STOPPING_RULES};
+pub use markdown::to_markdown;
 pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 use database_commands::{

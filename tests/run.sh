@@ -9,6 +9,9 @@ trap 'rm -f "$log"' EXIT
 # Suites that compare with the native evodb fail, instead of skipping, when it is missing.
 export EVODB_REQUIRE_NATIVE=1
 
+# --- the documentation's links (a second; Node only) -------------------------------------------
+node tests/links.mjs
+
 # --- what the suites need -----------------------------------------------------------------
 # (wasm/build.sh installs the wasm32 targets, the wasm-bindgen CLI and the npm packages.)
 if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then

@@ -1,10 +1,11 @@
-// The repository README's section on the WebAssembly faces, read by the tests that run its examples.
+// The documentation's section on the WebAssembly faces (docs/embedding.md), read by the tests that
+// run its examples.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { codeBlocks, section } from "./markdown.mjs";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
-export const readmeSection = section(readFileSync(`${root}README.md`, "utf8"),
+export const readmeSection = section(readFileSync(`${root}docs/embedding.md`, "utf8"),
   "## Use it from Node, the browser, or any component host").split("\n### ")[0];
 
 /** Every command the section shows (the lines of its `sh` blocks). */
@@ -14,6 +15,6 @@ export const readmeCommands = codeBlocks(readmeSection).filter((b) => b.lang ===
 /** The one command that starts with `prefix`. */
 export function readmeCommand(prefix) {
   const found = readmeCommands.filter((c) => c.startsWith(prefix));
-  if (found.length !== 1) throw new Error(`expected one README command starting "${prefix}", found ${found.length}`);
+  if (found.length !== 1) throw new Error(`expected one docs/embedding.md command starting "${prefix}", found ${found.length}`);
   return found[0];
 }

@@ -1,7 +1,7 @@
-// The README's section on the WebAssembly faces, as written: each code block is a verbatim excerpt
-// of the example file it names, and every command it shows runs — here, or (named below) in
-// tests/run.sh, browser-package.test.mjs or package.test.mjs. A new command fails this test until
-// a test runs it.
+// The section on the WebAssembly faces (docs/embedding.md), as written: each code block is a
+// verbatim excerpt of the example file it names, and every command it shows runs — here, or
+// (named below) in tests/run.sh, browser-package.test.mjs or package.test.mjs. A new command
+// fails this test until a test runs it.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -24,7 +24,7 @@ test("each example block is a verbatim excerpt of its example file", () => {
   assert.deepEqual(examples.map((b) => b.lang), ["js", "js", "python"]);
   examples.forEach(({ code }, i) => {
     const excerpt = lines(code.trimEnd()).join("\n");
-    assert.ok(lines(read(files[i])).join("\n").includes(excerpt), `README block ${i + 1} is not in ${files[i]}:\n${code}`);
+    assert.ok(lines(read(files[i])).join("\n").includes(excerpt), `docs/embedding.md block ${i + 1} is not in ${files[i]}:\n${code}`);
   });
 });
 

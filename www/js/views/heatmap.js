@@ -38,7 +38,7 @@ export function drawHeatmap(canvas, model) {
     ctx.fillStyle = colours.muted;
     ctx.fillText("This run has no feature dimensions: islands prune by the seed's rule.", 10, 24);
     ctx.fillText("To see cells, pick “MAP-Elites cells” in the simulation's settings,", 10, 42);
-    ctx.fillText("or give the run's config `features` (see the README).", 10, 58);
+    ctx.fillText("or give the run's config `features` (see docs/engine.md).", 10, 58);
     return;
   }
   const sizes = dims.map((d) => dimensionSize(d, model.numIslands));

@@ -34,6 +34,10 @@ pub enum HostError {
     /// The host could not set up the call (directory, lock, engine).
     #[error("{0}")]
     Io(String),
+    /// The operation's time budget ran out outside the component (a PostgreSQL statement or a
+    /// wait for the run's lock); nothing was saved.
+    #[error("{0}")]
+    Deadline(String),
 }
 
 fn database_message(err: &population::Error) -> &str {

@@ -33,7 +33,12 @@ impl Default for Files {
 impl Files {
     /// Reads and commits in `dir`: for a caller that holds the directory's lock.
     pub fn read_write(dir: &Path, shown: &Path) -> Files {
-        Files::Directory(DirectoryFiles { dir: Some(dir.to_path_buf()), shown: shown.to_path_buf(), writable: true })
+        Files::Directory(DirectoryFiles {
+            dir: Some(dir.to_path_buf()),
+            shown: shown.to_path_buf(),
+            writable: true,
+            committed: false,
+        })
     }
 
     /// Reads in `dir` (nothing when `None`); a commit is refused.
@@ -42,6 +47,7 @@ impl Files {
             dir: dir.map(Path::to_path_buf),
             shown: shown.to_path_buf(),
             writable: false,
+            committed: false,
         })
     }
 
@@ -50,7 +56,11 @@ impl Files {
     /// store only), appends the events alone.
     pub fn commit(&mut self, database: Option<&[u8]>, events: &[u8]) -> Result<(), String> {
         match (self, database) {
-            (Files::Directory(files), Some(database)) => files.commit(database, events),
+            (Files::Directory(files), Some(database)) => {
+                files.commit(database, events)?;
+                files.committed = true;
+                Ok(())
+            }
             (Files::Directory(_), None) => Err("a directory's database.json is written with every commit; \
                  this is a bug in evodb"
                 .into()),
@@ -107,6 +117,32 @@ impl Files {
         }
     }
 
+    /// Whether a commit went through since [`Files::take_committed`] last asked.
+    pub fn committed(&self) -> bool {
+        match self {
+            Files::Directory(files) => files.committed,
+            Files::Postgres(run) => run.committed(),
+        }
+    }
+
+    /// Whether a commit went through since the last time this was asked (which forgets it): a
+    /// call that fails after its commit has still stored its operation.
+    pub fn take_committed(&mut self) -> bool {
+        match self {
+            Files::Directory(files) => std::mem::take(&mut files.committed),
+            Files::Postgres(run) => run.take_committed(),
+        }
+    }
+
+    /// The message when a PostgreSQL statement of this operation ran out of the time budget
+    /// (nothing was saved); a directory has none.
+    pub fn timed_out(&self) -> Option<&str> {
+        match self {
+            Files::Directory(_) => None,
+            Files::Postgres(run) => run.timed_out(),
+        }
+    }
+
     /// The server's message when PostgreSQL aborted this operation for a deadlock or a
     /// serialization failure (run it again from the start); a directory never does.
     pub fn transient_failure(&self) -> Option<&str> {
@@ -126,6 +162,8 @@ pub struct DirectoryFiles {
     shown: PathBuf,
     /// A writer holds the directory's lock; a reader may not commit.
     writable: bool,
+    /// A commit went through since [`Files::take_committed`] last asked.
+    committed: bool,
 }
 
 impl DirectoryFiles {

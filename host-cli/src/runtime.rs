@@ -35,6 +35,9 @@ impl Default for Limits {
 pub struct State {
     pub(crate) files: Files,
     memory: MemoryCap,
+    /// When the operation's time budget ends, if it began before the call (a PostgreSQL
+    /// operation waits for its run's lock first): a call gets what is left of it.
+    deadline: Option<std::time::Instant>,
 }
 
 impl State {
@@ -45,6 +48,11 @@ impl State {
 
     pub fn files_mut(&mut self) -> &mut Files {
         &mut self.files
+    }
+
+    /// Bounds the calls that follow by `deadline` as well as by the time budget of each.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
     }
 }
 
@@ -107,7 +115,7 @@ impl Host {
     /// A store whose instance may use `files` (a directory's two files, or none).
     pub fn store(&self, files: Files) -> Store<State> {
         let memory = MemoryCap { max: self.limits.memory_bytes, exceeded: false };
-        let mut store = Store::new(&self.engine, State { files, memory });
+        let mut store = Store::new(&self.engine, State { files, memory, deadline: None });
         store.limiter(|state| &mut state.memory);
         // Instantiation runs guest code too; calls re-arm the deadline in `call`.
         store.set_epoch_deadline(1);
@@ -138,12 +146,18 @@ impl Host {
         store: &mut Store<State>,
         call: impl FnOnce(&mut Store<State>) -> wasmtime::Result<Result<T, population::Error>>,
     ) -> Result<T, HostError> {
+        let budget = match store.data().deadline {
+            Some(deadline) => {
+                self.limits.time_budget.min(deadline.saturating_duration_since(std::time::Instant::now()))
+            }
+            None => self.limits.time_budget,
+        };
         // A zero budget is spent before the call starts: the first epoch check traps, with no
         // race against the watchdog.
-        store.set_epoch_deadline(u64::from(!self.limits.time_budget.is_zero()));
+        store.set_epoch_deadline(u64::from(!budget.is_zero()));
         // A store kept between calls (`evodb serve`) reports only this call's refusals.
         store.data_mut().memory.exceeded = false;
-        let watchdog = Watchdog::arm(&self.engine, self.limits.time_budget);
+        let watchdog = Watchdog::arm(&self.engine, budget);
         let result = call(store);
         drop(watchdog);
         match result {

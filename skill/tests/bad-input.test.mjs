@@ -56,6 +56,10 @@ const BASIC_CASES = [
   { name: "missing dbPath", args: ["info"], code: 2, stderr: /<dbPath>/ },
   { name: "a PostgreSQL store", args: ["info", "--store", "postgres://u:pw@h/d", "--run", "r"], code: 2, stderr: /native evodb/, skipNative: true },
   { name: "a PostgreSQL URL", args: ["info", "postgres://u@h/d"], code: 2, stderr: /native evodb/, skipNative: true },
+  { name: "a PostgreSQL URL in capitals", args: ["info", "POSTGRES://u:pw-7d1c@h/d"], code: 2, stderr: /native evodb/, nativeStderr: /holds many runs/ },
+  { name: "a mistyped PostgreSQL scheme", args: ["create", "postgress://u:pw-7d1c@h/d"], code: 2, stderr: /postgres:\/\/ or postgresql:\/\// },
+  { name: "another database's URL", args: ["create", "mysql://u:pw-7d1c@h/d"], code: 2, stderr: /postgres:\/\/ or postgresql:\/\// },
+  { name: "a PostgreSQL scheme without //", args: ["create", "postgres:/u:pw-7d1c@h/d"], code: 2, stderr: /postgres/ },
   { name: "git mode", args: [...addWith(), "--branch", "evo/x", "--target", "f.py"], code: 2, stderr: /git mode \(--branch, --target\) needs the native evodb/, skipNative: true },
   { name: "flag without a value", args: [...addWith().slice(0, -2), "--changes"], code: 2, stderr: /--changes/ },
   { name: "negative island", args: [...addWith(), "--island", "-1"], code: 2, stderr: /'-1'/ },
@@ -142,6 +146,7 @@ function check(t, c, face, { db: templateDb, parent }) {
   const pattern = face === "native" && c.nativeStderr !== undefined ? c.nativeStderr : c.stderr;
   assert.match(r.stderr, pattern, `stderr of ${label}`);
   assert.ok(!r.stderr.includes("`/db/") && !r.stderr.includes("`/db`"), `the message names the sandbox's path: ${label}`);
+  assert.ok(!`${r.stdout}${r.stderr}`.includes("pw-7d1c"), `a password was echoed: ${label}`);
   assert.deepEqual(snapshot(db), before, `the database directory changed: ${label}`);
   for (const name of ["new", "fresh"]) assert.ok(!fs.existsSync(path.join(scratch, name)), `a directory was created: ${label}`);
   assert.ok(!fs.existsSync(path.join(scratch, "plain-file", "db")));

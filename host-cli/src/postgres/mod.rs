@@ -9,16 +9,18 @@
 //! does not write the whole population. A reader reads in one `REPEATABLE READ` snapshot and
 //! takes no lock.
 
+mod location;
 mod schema;
 mod url;
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use crate::error::HostError;
+pub use location::{Form, form, redact_passwords, shown_location};
 pub use url::PgUrl;
 
 /// A run: where it is stored and its name.
@@ -69,6 +71,32 @@ pub struct PgFiles {
     resumed_at: Option<i64>,
     /// The operation's transaction is open (not committed yet).
     in_transaction: bool,
+    /// When the operation's time budget runs out: every statement (a wait for a lock included)
+    /// is bounded by what is left of it, and no commit starts after it. `None`: no bound.
+    deadline: Option<Deadline>,
+    /// The message when a statement ran into that bound (the command exits 4, nothing saved).
+    timed_out: Option<String>,
+    /// This operation's commit went through (whatever happens to the call after it).
+    committed: bool,
+}
+
+/// An operation's time budget: when it ends, and how long it was (for messages).
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    pub at: Instant,
+    pub budget: Duration,
+}
+
+impl Deadline {
+    /// `budget` from now.
+    pub fn after(budget: Duration) -> Deadline {
+        Deadline { at: Instant::now() + budget, budget }
+    }
+
+    /// What is left, in whole milliseconds (0: spent).
+    fn left_ms(self) -> u64 {
+        u64::try_from(self.at.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
+    }
 }
 
 impl std::fmt::Debug for PgFiles {
@@ -117,7 +145,26 @@ impl PgFiles {
     /// Connects, creates or migrates the schema when needed, begins the operation's transaction
     /// and, for a writer, waits for the run's lock.
     pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
-        PgFiles::begin(PgFiles::connect(run)?, run, writable, None)
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, None)
+    }
+
+    /// [`PgFiles::open`] within a time budget, which starts once connected (connecting is bounded
+    /// by the URL's connect timeout): every statement of the operation, a wait for the run's lock
+    /// included, ends within it or fails with exit 4, nothing saved ([`PgFiles::deadline`]).
+    pub fn open_within(run: &PgRun, writable: bool, budget: Duration) -> Result<PgFiles, HostError> {
+        let client = PgFiles::connect(run)?;
+        PgFiles::begin(client, run, writable, None, Some(Deadline::after(budget)))
+    }
+
+    /// [`PgFiles::open`] for an operation whose budget ends at `deadline` (one run again after a
+    /// deadlock, say).
+    pub fn open_until(run: &PgRun, writable: bool, deadline: Deadline) -> Result<PgFiles, HostError> {
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, Some(deadline))
+    }
+
+    /// When this operation's time budget ends.
+    pub fn deadline(&self) -> Option<Deadline> {
+        self.deadline
     }
 
     /// A connection to the run's server, its schema brought up to date.
@@ -133,20 +180,40 @@ impl PgFiles {
     /// `read_pending` gives the events after `warm` ([`PgFiles::resumes`]).
     /// Fails when the connection does (the server restarted: connect again) or when the schema
     /// changed under it (a newer evodb migrated it).
-    pub fn resume(client: Client, run: &PgRun, writable: bool, warm: Position) -> Result<PgFiles, HostError> {
-        PgFiles::begin(client, run, writable, Some(warm))
+    pub fn resume(
+        client: Client,
+        run: &PgRun,
+        writable: bool,
+        warm: Position,
+        deadline: Option<Deadline>,
+    ) -> Result<PgFiles, HostError> {
+        PgFiles::begin(client, run, writable, Some(warm), deadline)
     }
 
-    fn begin(mut client: Client, run: &PgRun, writable: bool, warm: Option<Position>) -> Result<PgFiles, HostError> {
+    fn begin(
+        mut client: Client,
+        run: &PgRun,
+        writable: bool,
+        warm: Option<Position>,
+        deadline: Option<Deadline>,
+    ) -> Result<PgFiles, HostError> {
         let mut attempt = 0;
         let mut stored = loop {
-            match begin_operation(&mut client, &run.name, writable, warm.is_none()) {
+            let left = match deadline.map(Deadline::left_ms) {
+                Some(0) => return Err(HostError::Deadline(out_of_time(run, deadline, "begin the operation"))),
+                left => left,
+            };
+            match begin_operation(&mut client, &run.name, writable, warm.is_none(), left) {
                 Ok(stored) => break stored,
                 Err(e) if is_transient(&e) && attempt < RETRIES => {
                     attempt += 1;
                     let _ = client.batch_execute("ROLLBACK");
-                    eprintln!("{}", retry_warning(&describe(&e), attempt));
+                    eprintln!("{}", run.url.redact(&retry_warning(&describe(&e), attempt)));
                     std::thread::sleep(backoff(attempt));
+                }
+                Err(e) if is_timeout(&e) => {
+                    let action = if writable { "take the run's lock (another session holds it)" } else { "read" };
+                    return Err(HostError::Deadline(timed_out_failure(run, deadline, action, &e)));
                 }
                 Err(e) => return Err(sql_failure(&run.url, "begin the operation", &e)),
             }
@@ -175,7 +242,11 @@ impl PgFiles {
         };
         if let (None, Some(stored @ Stored { database: None, .. })) = (resumed_at, stored.as_mut()) {
             let row = client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&run.name]);
-            stored.database = Some(row.map_err(|e| sql_failure(&run.url, "read the database", &e))?.get(0));
+            let row = row.map_err(|e| match is_timeout(&e) {
+                true => HostError::Deadline(timed_out_failure(run, deadline, "read the database", &e)),
+                false => sql_failure(&run.url, "read the database", &e),
+            })?;
+            stored.database = Some(row.get(0));
         }
         Ok(PgFiles {
             client,
@@ -186,7 +257,33 @@ impl PgFiles {
             transient_failure: None,
             resumed_at,
             in_transaction: true,
+            deadline,
+            timed_out: None,
+            committed: false,
         })
+    }
+
+    /// The names of the runs stored beside this one, most recently changed first (at most
+    /// `limit`): for the message that names a run that is not there.
+    pub fn run_names(&mut self, limit: i64) -> Vec<String> {
+        let rows = self.client.query("SELECT name FROM evodb.runs ORDER BY updated DESC LIMIT $1", &[&limit]);
+        rows.map(|rows| rows.iter().map(|row| row.get(0)).collect()).unwrap_or_default()
+    }
+
+    /// The message when a statement of this operation ran out of its time budget (exit 4:
+    /// nothing was saved).
+    pub fn timed_out(&self) -> Option<&str> {
+        self.timed_out.as_deref()
+    }
+
+    /// Whether this operation's commit went through. Reset by [`PgFiles::take_committed`].
+    pub fn committed(&self) -> bool {
+        self.committed
+    }
+
+    /// Whether a commit went through since the last call, which is forgotten.
+    pub fn take_committed(&mut self) -> bool {
+        std::mem::take(&mut self.committed)
     }
 
     /// Whether an engine kept warm may go on from where it stands (see [`PgFiles::resume`]);
@@ -319,6 +416,22 @@ impl PgFiles {
         if database.is_none() && self.stored.is_none() {
             return Err("a new run's first commit stores its database; this is a bug in evodb".into());
         }
+        // No commit starts once the budget is spent; what is left of it bounds each statement.
+        let left = match self.deadline.map(Deadline::left_ms) {
+            Some(0) => {
+                let message = out_of_time(&self.run, self.deadline, "save");
+                self.timed_out = Some(message.clone());
+                return Err(message);
+            }
+            left => left,
+        };
+        if let Some(left) = left {
+            let set = self.client.execute(
+                "SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true)",
+                &[&format!("{left}ms")],
+            );
+            set.map_err(|e| self.failed("save", &e))?;
+        }
         let lines: Vec<&[u8]> = events.split(|&b| b == b'\n').filter(|line| !line.is_empty()).collect();
         let before = self.stored.as_ref().map_or(0, |stored| stored.seq);
         let after = before + lines.len() as i64;
@@ -357,6 +470,7 @@ impl PgFiles {
             self.resumed_at = Some(after);
         }
         self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
+        self.committed = true;
         match (database, self.stored.as_mut()) {
             (Some(database), _) => {
                 self.stored = Some(Stored {
@@ -385,6 +499,11 @@ impl PgFiles {
         if is_transient(err) {
             self.transient_failure = Some(describe(err));
         }
+        if is_timeout(err) {
+            let message = timed_out_failure(&self.run, self.deadline, action, err);
+            self.timed_out = Some(message.clone());
+            return message;
+        }
         sql_failure(&self.run.url, &format!("{action} {}", self.run.shown()), err).to_string()
     }
 }
@@ -396,9 +515,16 @@ fn begin_operation(
     run: &str,
     writable: bool,
     with_database: bool,
+    left_ms: Option<u64>,
 ) -> Result<Option<Stored>, postgres::Error> {
     let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
-    client.batch_execute(begin)?;
+    match left_ms {
+        // For this transaction only: a connection kept by `evodb serve` carries no leftover.
+        Some(ms) => client.batch_execute(&format!(
+            "{begin}; SET LOCAL lock_timeout = '{ms}ms'; SET LOCAL statement_timeout = '{ms}ms'"
+        ))?,
+        None => client.batch_execute(begin)?,
+    }
     if writable {
         client.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run])?;
     }
@@ -466,16 +592,75 @@ fn is_transient(err: &postgres::Error) -> bool {
         .is_some_and(|code| *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE)
 }
 
+/// A statement the server cancelled for `lock_timeout` or `statement_timeout`: the operation's
+/// time budget ran out (the transaction is aborted, nothing of it is saved).
+fn is_timeout(err: &postgres::Error) -> bool {
+    err.code().is_some_and(|code| *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED)
+}
+
+/// Exit 4: the operation's budget ran out at `action`; nothing was saved.
+fn timed_out_failure(run: &PgRun, deadline: Option<Deadline>, action: &str, err: &postgres::Error) -> String {
+    run.url.redact(&format!(
+        "cannot {action} on {} within the time budget ({}: {}); nothing was saved: run the command again, or pass a \
+         larger --timeBudgetMs",
+        run.shown(),
+        budget_text(deadline),
+        describe(err)
+    ))
+}
+
+fn out_of_time(run: &PgRun, deadline: Option<Deadline>, action: &str) -> String {
+    format!(
+        "the time budget ({}) ran out before evodb could {action} on {}; nothing was saved: run the command again, \
+         or pass a larger --timeBudgetMs",
+        budget_text(deadline),
+        run.shown()
+    )
+}
+
+fn budget_text(deadline: Option<Deadline>) -> String {
+    deadline.map_or_else(|| "no budget".into(), |d| format!("--timeBudgetMs {}", d.budget.as_millis()))
+}
+
+/// A connection, from the first packet to the login, within the URL's connect timeout (per
+/// host). The client library bounds only the TCP handshake with it, so a server that accepts the
+/// connection and never answers would hang the command: the connection is made on a thread of its
+/// own, given up at the bound. (That thread ends when the peer closes; in a one-command process
+/// it ends with the process.)
 fn connect(url: &PgUrl) -> Result<Client, HostError> {
-    let connected = if url.wants_tls() { url.config.connect(tls(url)?) } else { url.config.connect(NoTls) };
-    connected.map_err(|e| {
+    let per_host = url.config.get_connect_timeout().copied().unwrap_or(Duration::from_secs(10));
+    let hosts = u32::try_from(url.config.get_hosts().len().max(1)).unwrap_or(u32::MAX);
+    let bound = per_host.saturating_mul(hosts);
+    let tls = if url.wants_tls() { Some(tls(url)?) } else { None };
+    let config = url.config.clone();
+    let (answer, answered) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("evodb-postgres-connect".into())
+        .spawn(move || {
+            let connected = match tls {
+                Some(tls) => config.connect(tls),
+                None => config.connect(NoTls),
+            };
+            let _ = answer.send(connected);
+        })
+        .map_err(|e| HostError::Io(format!("cannot start connecting to PostgreSQL: {e}")))?;
+    let failed = |why: String| {
         HostError::Io(url.redact(&format!(
-            "cannot connect to PostgreSQL at {} ({}); check that the server is running and reachable and the \
-             URL's user, database and password (a slow network may need a longer --connectTimeout)",
+            "cannot connect to PostgreSQL at {} ({why}); check that the server is running and reachable and the \
+             URL's user, database and password (a slow network may need a longer --connectTimeout); nothing was \
+             saved",
             url.endpoint(),
-            describe(&e)
         )))
-    })
+    };
+    match answered.recv_timeout(bound) {
+        Ok(Ok(client)) => Ok(client),
+        Ok(Err(e)) => Err(failed(describe(&e))),
+        Err(_) => Err(failed(format!(
+            "no answer within --connectTimeout {} s: something there accepts connections but does not log in as a \
+             PostgreSQL server does",
+            bound.as_secs_f64()
+        ))),
+    }
 }
 
 /// rustls, verifying the server against the web's roots and the URL's `sslrootcert`.

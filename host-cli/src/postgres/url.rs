@@ -17,6 +17,7 @@ pub struct PgUrl {
     pub(crate) secret: Option<String>,
     shown: String,
     endpoint: String,
+    password_in_url: bool,
 }
 
 impl std::fmt::Debug for PgUrl {
@@ -29,19 +30,35 @@ impl std::fmt::Debug for PgUrl {
 const OWN_PARAMS: [&str; 1] = ["sslrootcert"];
 
 impl PgUrl {
-    /// Parses `postgres://` or `postgresql://` URLs (libpq's form). `connect_timeout` bounds
-    /// each connection attempt; a `connect_timeout` in the URL wins.
+    /// Parses `postgres://` or `postgresql://` URLs (libpq's form; the scheme in any case).
+    /// `connect_timeout` bounds each connection, from the first packet to the login; a
+    /// `connect_timeout` in the URL wins. No message holds the password.
     pub fn parse(text: &str, connect_timeout: Duration) -> Result<PgUrl, String> {
+        let secrets = secrets_in(text);
+        let hide = |message: String| {
+            let hidden = secrets.iter().fold(message, |message, secret| message.replace(secret.as_str(), "***"));
+            super::location::redact_passwords(&hidden)
+        };
         let bad = |why: String| {
             format!(
-                "--store is not a PostgreSQL URL ({why}); pass postgres://user@host:port/dbname, \
-                 e.g. postgres://evodb@localhost:5432/evodb"
+                "`{}` is not a PostgreSQL URL ({}); pass postgres://user@host:port/dbname, \
+                 e.g. postgres://evodb@localhost:5432/evodb",
+                hide(super::location::shown_location(text)),
+                hide(why)
             )
         };
-        if !(text.starts_with("postgres://") || text.starts_with("postgresql://")) {
-            return Err(bad("it must start with postgres://".into()));
+        let Some(rest) = strip_scheme(text) else {
+            return Err(bad("it must start with postgres:// or postgresql://".into()));
+        };
+        // The client library ends the user info at the first `@` anywhere: one after a `/` or
+        // `?`, or a second one, would make a host or a user of what was meant otherwise.
+        if let Some(at) = rest.find('@') {
+            let host = rest[at + 1..].split(['/', '?']).next().unwrap_or_default();
+            if rest[..at].contains(['/', '?']) || host.contains('@') {
+                return Err(bad("an `@` that is not the one before the host must be written %40".into()));
+            }
         }
-        let (base, query) = text.split_once('?').unwrap_or((text, ""));
+        let (base, query) = rest.split_once('?').unwrap_or((rest, ""));
         let mut passed = Vec::new();
         let mut root_cert = None;
         let mut verify = false;
@@ -58,7 +75,10 @@ impl PgUrl {
                 _ => passed.push(pair.to_string()),
             }
         }
-        let rebuilt = if passed.is_empty() { base.to_string() } else { format!("{base}?{}", passed.join("&")) };
+        let rebuilt = match passed.is_empty() {
+            true => format!("postgres://{base}"),
+            false => format!("postgres://{base}?{}", passed.join("&")),
+        };
         let mut config: postgres::Config = rebuilt.parse().map_err(|e| bad(format!("{e}")))?;
         if verify {
             config.ssl_mode(SslMode::Require);
@@ -69,23 +89,44 @@ impl PgUrl {
         if config.get_hosts().is_empty() {
             config.host("localhost");
         }
+        if config.get_application_name().is_none() {
+            // What `pg_stat_activity` shows a DBA for evodb's sessions.
+            config.application_name("evodb");
+        }
         if config.get_user().is_none() {
             let user = std::env::var("PGUSER")
                 .or_else(|_| std::env::var("USER"))
                 .map_err(|_| bad("it names no user, and neither PGUSER nor USER is set".into()))?;
             config.user(&user);
         }
-        let endpoint = endpoint(&config);
+        // Each part hidden on its own: a short password must not mangle the scheme.
+        let endpoint = hide(endpoint(&config));
         let user = config.get_user().unwrap_or_default().to_string();
-        let dbname = config.get_dbname().unwrap_or(&user).to_string();
-        let shown = format!("postgres://{user}@{endpoint}/{dbname}");
-        if config.get_password().is_none()
-            && let Some(password) = password_from_environment(&config, &dbname)
-        {
+        let dbname = hide(config.get_dbname().unwrap_or(&user).to_string());
+        let shown = format!("postgres://{}@{endpoint}/{dbname}", hide(user));
+        let in_url = config.get_password().is_some();
+        if !in_url && let Some(password) = password_from_environment(&config, &dbname) {
             config.password(password);
         }
         let secret = config.get_password().map(|p| String::from_utf8_lossy(p).into_owned()).filter(|p| !p.is_empty());
-        Ok(PgUrl { config, root_cert, secret, shown, endpoint })
+        Ok(PgUrl { config, root_cert, secret, shown, endpoint, password_in_url: in_url })
+    }
+
+    /// Whether the URL itself holds the password (rather than `PGPASSWORD` or a password file):
+    /// then it shows in `ps` for as long as the process runs.
+    pub fn password_in_url(&self) -> bool {
+        self.password_in_url
+    }
+
+    /// A digest of the password this URL logs in with (`None`: none), for `evodb serve` to tell
+    /// whether a client would log in as it does without either of them holding the other's
+    /// password.
+    pub fn credential(&self) -> Option<String> {
+        use sha2::Digest;
+        self.secret.as_ref().map(|secret| {
+            let digest = sha2::Sha256::new().chain_update(b"evodb serve credential\0").chain_update(secret).finalize();
+            digest.iter().map(|byte| format!("{byte:02x}")).collect()
+        })
     }
 
     /// `postgres://user@host:port/dbname`: the location without its password, for messages.
@@ -100,8 +141,11 @@ impl PgUrl {
 
     /// Keeps a connection held open between operations (`evodb serve`) from hanging on a
     /// peer that vanished: TCP keepalives after 30 s idle, and a minute's bound on unacknowledged
-    /// data.
+    /// data. Its sessions are named `evodb serve`.
     pub fn keep_alive(&mut self) {
+        if self.config.get_application_name() == Some("evodb") {
+            self.config.application_name("evodb serve");
+        }
         self.config
             .keepalives(true)
             .keepalives_idle(std::time::Duration::from_secs(30))
@@ -129,6 +173,33 @@ impl PgUrl {
     }
 }
 
+/// What follows `postgres://` or `postgresql://` (the scheme in any case).
+fn strip_scheme(text: &str) -> Option<&str> {
+    let (scheme, rest) = text.split_once("://")?;
+    ["postgres", "postgresql"].iter().any(|known| scheme.eq_ignore_ascii_case(known)).then_some(rest)
+}
+
+/// Whatever in `text` may be a password, raw and percent-decoded, longest first: the user
+/// info's after its first `:` (up to the first `@`, where the client library ends it, and up to
+/// the last, where a person may have meant it to), and every `password=` of the query.
+fn secrets_in(text: &str) -> Vec<String> {
+    let Some((_, rest)) = text.split_once("://") else { return Vec::new() };
+    let mut raw = Vec::new();
+    for at in [rest.find('@'), rest.rfind('@')].into_iter().flatten() {
+        if let Some((_, password)) = rest[..at].split_once(':') {
+            raw.push(password);
+        }
+    }
+    if let Some((_, query)) = rest.split_once('?') {
+        raw.extend(query.split('&').filter_map(|pair| pair.strip_prefix("password=")));
+    }
+    let mut secrets: Vec<String> =
+        raw.iter().flat_map(|raw| [raw.to_string(), percent_decode(raw)]).filter(|s| !s.is_empty()).collect();
+    secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    secrets.dedup();
+    secrets
+}
+
 fn endpoint(config: &postgres::Config) -> String {
     let port = config.get_ports().first().copied().unwrap_or(5432);
     match config.get_hosts().first() {
@@ -145,9 +216,10 @@ fn password_from_environment(config: &postgres::Config, dbname: &str) -> Option<
         return Some(password);
     }
     let file = std::env::var_os("PGPASSFILE")
+        .filter(|file| !file.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".pgpass")))?;
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = read_password_file(&file)?;
     let host = match config.get_hosts().first() {
         Some(Host::Tcp(host)) => host.clone(),
         _ => "localhost".into(),
@@ -155,6 +227,61 @@ fn password_from_environment(config: &postgres::Config, dbname: &str) -> Option<
     let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
     let user = config.get_user().unwrap_or_default();
     pgpass_lookup(&text, [&host, &port, dbname, user])
+}
+
+/// The largest password file read (libpq reads line by line; a file this size is a mistake).
+const PASSWORD_FILE_MAX: u64 = 1 << 20;
+
+/// The password file's text, when libpq would read it: a regular file (a symlink to one is
+/// followed, as libpq does) that neither its group nor others may access. Anything else is
+/// ignored with libpq's warning: a FIFO would block the command, a readable file is a leak
+/// the user should hear about. A missing file is ignored silently.
+pub(crate) fn read_password_file(path: &Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let meta = std::fs::metadata(path).ok()?;
+    let refused = |meta: &std::fs::Metadata| {
+        if !meta.is_file() {
+            Some(format!(
+                "password file `{}` is not a plain file ({}); it is ignored",
+                path.display(),
+                crate::describe_file_type(meta.file_type())
+            ))
+        } else if meta.permissions().mode() & 0o077 != 0 {
+            Some(format!(
+                "password file `{}` has group or world access; it is ignored: permissions should be u=rw (0600) \
+                 or less (chmod 600 {})",
+                path.display(),
+                path.display()
+            ))
+        } else {
+            None
+        }
+    };
+    if let Some(why) = refused(&meta) {
+        warn_once(why);
+        return None;
+    }
+    // Opened without blocking, and checked again, in case it was swapped for a FIFO meanwhile.
+    let file =
+        std::fs::OpenOptions::new().read(true).custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits()).open(path).ok()?;
+    if let Some(why) = refused(&file.metadata().ok()?) {
+        warn_once(why);
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(PASSWORD_FILE_MAX).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `warning: …` on stderr, once per process for each message (a command may read the URL twice).
+fn warn_once(message: String) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.contains(&message) {
+        eprintln!("warning: {message}");
+        said.push(message);
+    }
 }
 
 /// libpq's `.pgpass`: `hostname:port:database:username:password` per line, `*` matches
@@ -223,9 +350,23 @@ mod tests {
     #[test]
     fn a_bad_url_is_named_without_echoing_it() {
         let err = PgUrl::parse("postgres://ann:hunter2@h:notaport/d", Duration::ZERO).unwrap_err();
-        assert!(err.contains("--store is not a PostgreSQL URL"), "{err}");
+        assert!(err.contains("`postgres://ann@h:notaport/d` is not a PostgreSQL URL"), "{err}");
         assert!(!err.contains("hunter2"), "{err}");
         assert!(PgUrl::parse("mysql://h/d", Duration::ZERO).unwrap_err().contains("postgres://"));
+        let err = PgUrl::parse("postgres://h:x/d?password=s%40cret1&sslmode=nope", Duration::ZERO).unwrap_err();
+        assert!(!err.contains("s@cret1") && !err.contains("s%40cret1"), "{err}");
+    }
+
+    #[test]
+    fn the_scheme_is_read_in_any_case_and_sessions_name_evodb() {
+        let url = PgUrl::parse("POSTGRESQL://ann:pw@db.example/runs", Duration::from_secs(3)).unwrap();
+        assert_eq!(url.shown(), "postgres://ann@db.example:5432/runs");
+        assert!(url.password_in_url());
+        assert_eq!(url.config.get_application_name(), Some("evodb"));
+        let named = PgUrl::parse("postgres://a@h/d?application_name=mine", Duration::ZERO).unwrap();
+        assert_eq!(named.config.get_application_name(), Some("mine"));
+        assert_eq!(url.credential(), PgUrl::parse("postgres://b:pw@h/d", Duration::ZERO).unwrap().credential());
+        assert_ne!(url.credential(), PgUrl::parse("postgres://b:pw2@h/d", Duration::ZERO).unwrap().credential());
     }
 
     #[test]

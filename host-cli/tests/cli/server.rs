@@ -10,23 +10,41 @@ pub struct Server {
     runtime_dir: tempfile::TempDir,
     log: PathBuf,
     args: Vec<String>,
+    env: Vec<(String, String)>,
     evodb: PathBuf,
 }
 
 impl Server {
     /// Starts `evodb serve <url> --run <run>` and waits until it listens.
     pub fn start(evodb: &Path, url: &str, run: &str) -> Server {
+        Server::start_with(evodb, &["serve", url, "--run", run], &[])
+    }
+
+    /// Starts `evodb <args>` (a `serve` command) with `env` added to the environment, and waits
+    /// until it listens.
+    pub fn start_with(evodb: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
         let runtime_dir = tempfile::tempdir().unwrap();
         let log = runtime_dir.path().join("serve.log");
-        let args = ["serve", url, "--run", run].map(String::from).to_vec();
-        let child = spawn(evodb, &args, runtime_dir.path(), &log);
-        Server { child, runtime_dir, log, args, evodb: evodb.to_path_buf() }
+        let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+        let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let child = spawn(evodb, &args, &env, runtime_dir.path(), &log);
+        Server { child, runtime_dir, log, args, env, evodb: evodb.to_path_buf() }
     }
 
     /// Kills it and starts it again on the same socket (the old one left behind, stale).
     pub fn restart(&mut self) {
         self.kill();
-        self.child = spawn(&self.evodb, &self.args, self.runtime_dir.path(), &self.log);
+        self.child = spawn(&self.evodb, &self.args, &self.env, self.runtime_dir.path(), &self.log);
+    }
+
+    /// Its process id (to stop it with SIGSTOP, say).
+    pub fn pid(&self) -> i32 {
+        i32::try_from(self.child.id()).unwrap()
+    }
+
+    /// Everything it logged on stderr so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// The environment under which an `evodb` command finds this server.
@@ -74,10 +92,11 @@ impl Drop for Server {
     }
 }
 
-fn spawn(evodb: &Path, args: &[String], runtime_dir: &Path, log: &Path) -> Child {
+fn spawn(evodb: &Path, args: &[String], env: &[(String, String)], runtime_dir: &Path, log: &Path) -> Child {
     let log_file = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
     let mut child = Command::new(evodb)
         .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .env("XDG_RUNTIME_DIR", runtime_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

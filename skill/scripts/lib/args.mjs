@@ -153,10 +153,20 @@ export function parseArgs(argv) {
       if (flag.name in flags && other in flags) throw usage(`the argument '--${other}' cannot be used with '--${flag.name}'; pass one of them`);
     }
   }
-  const postgres = /^postgres(ql)?:\/\//.test(positionals[0] ?? "");
+  const locations = positionals.filter((_, i) => LOCATIONS.has(command.positionals[i]?.name));
+  const postgres = locations.some((text) => locationForm(text) === "postgres");
   if ("store" in flags || "run" in flags || postgres) {
     throw usage(
       "PostgreSQL runs (--store, --run, postgres:// URLs) need the native evodb: `evodb " + name + " --store URL --run NAME`; this Node drop-in keeps a database in a directory",
+    );
+  }
+  // Any other `scheme://` is refused, never made a directory (issue 35: `POSTGRES://u:PW@h/evo`
+  // or `mysql://…` became a directory holding the password); the message never quotes it.
+  const foreign = locations.map(locationForm).find((form) => form.startsWith("scheme:"));
+  if (foreign) {
+    const scheme = foreign.slice("scheme:".length);
+    throw usage(
+      `<dbPath> starts with \`${scheme}:\`, which is neither a directory nor a PostgreSQL URL: PostgreSQL URLs start with postgres:// or postgresql:// (in any case) and need the native evodb; pass a directory (for one with \`://\` in its name, write ./${scheme}:…)`,
     );
   }
   const git = ["branch", "commit", "target", "protected"].filter((key) => key in flags && name === "add");
@@ -171,6 +181,25 @@ export function parseArgs(argv) {
     if (flag.default !== null && !(flag.name in flags)) flags[flag.name] = flag.default;
   }
   return { name, positionals, flags };
+}
+
+/** The positionals that name a database: a directory, or (native evodb only) a PostgreSQL run. */
+const LOCATIONS = new Set(["dbPath", "src", "dst"]);
+
+/**
+ * "postgres" for a PostgreSQL URL (the scheme in any case), "scheme:NAME" for any other
+ * RFC 3986 `scheme://` (and `postgres:` without `//`), "directory" otherwise: the native evodb's
+ * rule (host-cli/src/postgres/location.rs).
+ */
+function locationForm(text) {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(text);
+  if (!match) return "directory";
+  const scheme = match[1];
+  const postgres = ["postgres", "postgresql"].includes(scheme.toLowerCase());
+  const slashes = text.slice(match[0].length).startsWith("//");
+  if (postgres && slashes) return "postgres";
+  if (postgres || slashes) return `scheme:${/^[A-Za-z0-9+.-]{1,40}$/.test(scheme) ? scheme : "…"}`;
+  return "directory";
 }
 
 function checkPositionals(command, positionals) {

@@ -206,11 +206,13 @@ pub fn parse(argv: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Res
 fn from_matches(m: &ArgMatches) -> Cli {
     let sandbox =
         SandboxArgs { time_budget_ms: required(m, "timeBudgetMs"), memory_limit_mb: required(m, "memoryLimitMb") };
-    let store = StoreArgs {
-        store: optional(m, "store"),
-        run: optional(m, "run"),
-        connect_timeout_secs: required(m, "connectTimeout"),
+    let store: Option<String> = optional(m, "store");
+    let env_store = match store {
+        None => std::env::var_os("EVODB_STORE").filter(|value| !value.is_empty()),
+        Some(_) => None,
     };
+    let store =
+        StoreArgs { store, run: optional(m, "run"), connect_timeout_secs: required(m, "connectTimeout"), env_store };
     let (name, m) = m.subcommand().expect("the parser requires a command");
     let db = || DbArg { db: required(m, "dbPath") };
     let command = match name {

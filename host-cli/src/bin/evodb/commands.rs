@@ -308,7 +308,7 @@ fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
     let missing = || {
         Failure::NotFound(format!(
             "no database at `{}` (no {DATABASE_FILE}): nothing to validate; check the path",
-            db.display()
+            crate::location::shown(db)
         ))
     };
     if matches!(runtime.locate(db)?, Location::Directory(dir) if !dir.join(DATABASE_FILE).exists()) {

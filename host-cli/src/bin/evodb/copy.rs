@@ -3,20 +3,22 @@
 //! own db-cli) and `history.ndjson` line for line. The source is validated first; the
 //! destination must hold no database, and is written in one commit.
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use evodb_host::Access;
+use evodb_host::postgres::{Form, form};
 use serde_json::json;
 
 use crate::args::CopyArgs;
 use crate::commands::Printed;
 use crate::failure::Failure;
-use crate::location::{Location, StoreArgs, is_url};
+use crate::location::{Location, StoreArgs};
 use crate::session::Runtime;
 
 pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed, Failure> {
     // `--run` names the PostgreSQL side, whichever it is.
-    let sides = StoreArgs { store: None, ..runtime.store_args.clone() };
+    let sides = StoreArgs { store: None, env_store: None, ..runtime.store_args.clone() };
     let (from, to) = (locate(&sides, &src)?, locate(&sides, &dst)?);
     if matches!((&from, &to), (Location::Postgres(_), Location::Postgres(_))) {
         return Err(Failure::Usage(
@@ -60,9 +62,11 @@ fn plain(shown: &str) -> &str {
     shown.strip_prefix('`').and_then(|s| s.strip_suffix('`')).unwrap_or(shown)
 }
 
+/// A side: a run when it is a URL (any `scheme://` is checked, and refused unless PostgreSQL's),
+/// a directory otherwise (`--run` names the other side).
 fn locate(sides: &StoreArgs, db: &Path) -> Result<Location, Failure> {
-    match db.to_str().is_some_and(is_url) {
-        true => sides.locate(db),
-        false => Ok(Location::Directory(db.to_path_buf())),
+    match form(db.as_os_str().as_bytes(), "<dbPath>") {
+        Ok(Form::Directory) => Ok(Location::Directory(db.to_path_buf())),
+        _ => sides.locate(db),
     }
 }

@@ -46,7 +46,10 @@ impl From<HostError> for Failure {
         match err {
             HostError::Database(population::Error::Io(_)) | HostError::Io(_) => Failure::Io(message),
             HostError::Database(_) => Failure::BadInput(message),
-            HostError::TimeBudget(_) | HostError::MemoryCap(_) | HostError::AddressSpace(_) => Failure::Limit(message),
+            HostError::TimeBudget(_)
+            | HostError::MemoryCap(_)
+            | HostError::Deadline(_)
+            | HostError::AddressSpace(_) => Failure::Limit(message),
             HostError::Trap(_) => Failure::Internal(message),
         }
     }

@@ -1,13 +1,15 @@
 //! Where a command's database lives: a directory, or a run in PostgreSQL. `<dbPath>` may be a
 //! `postgres://` URL; `--store URL` (or `EVODB_STORE`) stands in for a `<dbPath>` left out, and
-//! `--run NAME` (or `EVODB_RUN`) names the run.
+//! `--run NAME` (or `EVODB_RUN`) names the run. Any other `scheme://` is refused before anything
+//! is created (`evodb_host::postgres::form`), so a mistyped URL never becomes a directory.
 
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use evodb_cli_spec::{CLI, Value};
-use evodb_host::postgres::{PgRun, PgUrl};
+use evodb_host::postgres::{Form, PgRun, PgUrl, form, shown_location};
 
 use crate::failure::Failure;
 
@@ -24,30 +26,39 @@ pub struct StoreArgs {
     pub store: Option<String>,
     pub run: Option<String>,
     pub connect_timeout_secs: u64,
-}
-
-/// A `postgres://` (or `postgresql://`) location rather than a directory.
-pub fn is_url(text: &str) -> bool {
-    text.starts_with("postgres://") || text.starts_with("postgresql://")
+    /// `EVODB_STORE` when it stood in for a `<dbPath>` left out (no `--store`): a location with
+    /// this text came from the environment, and must be a PostgreSQL URL.
+    pub env_store: Option<OsString>,
 }
 
 impl StoreArgs {
-    /// The location `<dbPath>` (or the store standing in for it) names.
+    /// The location `<dbPath>` (or the store standing in for it) names. A `scheme://` that is not
+    /// PostgreSQL's is a usage error, as is `--store` or `EVODB_STORE` naming anything but a
+    /// PostgreSQL URL; no message shows a password.
     pub fn locate(&self, db: &Path) -> Result<Location, Failure> {
-        let text = db.to_str().filter(|text| is_url(text));
+        if let Some(store) = &self.store {
+            store_form(store.as_bytes(), "--store")?;
+        }
+        let from_env = self.store.is_none() && self.env_store.as_deref() == Some(db.as_os_str());
+        let what = if from_env { "EVODB_STORE" } else { "<dbPath>" };
+        let is_postgres = form(db.as_os_str().as_bytes(), what).map_err(Failure::Usage)? == Form::Postgres;
+        if from_env && !is_postgres {
+            store_form(db.as_os_str().as_bytes(), "EVODB_STORE")?;
+        }
+        let text = db.to_str().filter(|_| is_postgres);
         if let Some(store) = &self.store
             && text != Some(store.as_str())
         {
             return Err(Failure::Usage(format!(
                 "both <dbPath> `{}` and --store were given; pass one of them",
-                db.display()
+                shown(db)
             )));
         }
         let Some(text) = text else {
             if self.run.is_some() {
                 return Err(Failure::Usage(format!(
                     "--run names a run in PostgreSQL, but `{}` is a directory; leave --run out, or pass --store",
-                    db.display()
+                    shown(db)
                 )));
             }
             return Ok(Location::Directory(db.to_path_buf()));
@@ -59,6 +70,23 @@ impl StoreArgs {
         })?;
         Ok(Location::Postgres(Box::new(PgRun::new(url, &run).map_err(Failure::Usage)?)))
     }
+}
+
+/// `--store` and `EVODB_STORE` name a PostgreSQL URL, nothing else (a directory is a `<dbPath>`).
+fn store_form(text: &[u8], what: &str) -> Result<(), Failure> {
+    match form(text, what).map_err(Failure::Usage)? {
+        Form::Postgres => Ok(()),
+        Form::Directory => Err(Failure::Usage(format!(
+            "{what} `{}` is not a PostgreSQL URL; {what} takes postgres://user@host:port/dbname (or \
+             postgresql://); for a directory, pass it as <dbPath> and leave {what} out",
+            shown_location(&String::from_utf8_lossy(text))
+        ))),
+    }
+}
+
+/// A `<dbPath>` as messages show it: never with a password.
+pub fn shown(db: &Path) -> String {
+    shown_location(&db.to_string_lossy())
 }
 
 /// With `--store URL` or `EVODB_STORE` and a command's `<dbPath>` left out, the URL is put in

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::{self, PgFiles, PgRun, Position};
+use evodb_host::postgres::{self, Deadline, PgFiles, PgRun, Position};
 use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, embedded, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -78,10 +78,24 @@ impl Runtime {
 
     /// [`Runtime::open`] on a location already resolved.
     pub fn open_location(&self, location: Location, access: Access) -> Result<Session<'_>, Failure> {
+        self.open_within(location, access, None)
+    }
+
+    /// [`Runtime::open_location`] for an operation whose time budget ends at `deadline` (`None`:
+    /// the budget starts once connected). On a PostgreSQL run the budget bounds the whole
+    /// operation, the wait for the run's lock and every statement included, and the component's
+    /// call gets what is left of it.
+    fn open_within(
+        &self,
+        location: Location,
+        access: Access,
+        deadline: Option<Deadline>,
+    ) -> Result<Session<'_>, Failure> {
+        let budget = Duration::from_millis(self.sandbox.time_budget_ms);
         if let Location::Postgres(run) = &location
             && self.keeps_warm(run)
         {
-            return self.open_warm(access);
+            return self.open_warm(access, deadline.unwrap_or_else(|| Deadline::after(budget)));
         }
         let mut reopen = None;
         let (files, dir, shown) = match location {
@@ -93,14 +107,26 @@ impl Runtime {
                 (dir.files(&path), Some(dir), format!("`{}`", path.display()))
             }
             Location::Postgres(run) => {
-                let files = PgFiles::open(&run, access == Access::Write)?;
+                let writable = access == Access::Write;
+                let mut files = match deadline {
+                    Some(deadline) => PgFiles::open_until(&run, writable, deadline)?,
+                    None => PgFiles::open_within(&run, writable, budget)?,
+                };
+                if access == Access::Read && !files.holds_database() {
+                    return Err(no_run(&run, &mut files));
+                }
                 let shown = run.shown();
                 reopen = Some(run);
                 (Files::Postgres(Box::new(files)), None, shown)
             }
         };
-        let (store, bindings) = self.instantiate(files)?;
-        let reopen = reopen.map(|run| (run, access));
+        let deadline = match &files {
+            Files::Postgres(files) => files.deadline(),
+            Files::Directory(_) => None,
+        };
+        let (mut store, bindings) = self.instantiate(files)?;
+        store.data_mut().set_deadline(deadline.map(|deadline| deadline.at));
+        let reopen = reopen.map(|run| (run, access, deadline.unwrap_or_else(|| Deadline::after(budget))));
         Ok(Session { runtime: self, store, bindings, shown, dir, reopen, kept: None, keeps: false })
     }
 
@@ -114,23 +140,28 @@ impl Runtime {
 
     /// The served run, opened on the engine parked by the operation before when the run's
     /// events alone can bring it up to date; on a new instance that loads the run otherwise.
-    fn open_warm(&self, access: Access) -> Result<Session<'_>, Failure> {
+    fn open_warm(&self, access: Access, deadline: Deadline) -> Result<Session<'_>, Failure> {
         let served = self.served.as_ref().expect("open_warm is called for the served run");
         let (run, writable) = (&served.run, access == Access::Write);
-        let (files, parked) = match served.warm.borrow_mut().take() {
+        let (mut files, parked) = match served.warm.borrow_mut().take() {
             Some(Warm { store, bindings, db, at, client }) => {
                 // A connection that broke (the server restarted) is made again; the engine stays.
-                let files = match PgFiles::resume(client, run, writable, at) {
+                // A budget spent waiting for the run's lock is not waited again.
+                let files = match PgFiles::resume(client, run, writable, at, Some(deadline)) {
                     Ok(files) => files,
-                    Err(_) => PgFiles::resume(PgFiles::connect(run)?, run, writable, at)?,
+                    Err(e @ HostError::Deadline(_)) => return Err(e.into()),
+                    Err(_) => PgFiles::resume(PgFiles::connect(run)?, run, writable, at, Some(deadline))?,
                 };
                 let parked = files.resumes().then_some((store, bindings, db, at));
                 (files, parked)
             }
-            None => (PgFiles::open(run, writable)?, None),
+            None => (PgFiles::open_until(run, writable, deadline)?, None),
         };
+        if access == Access::Read && !files.holds_database() {
+            return Err(no_run(run, &mut files));
+        }
         let files = Files::Postgres(Box::new(files));
-        let (store, bindings, kept) = match parked {
+        let (mut store, bindings, kept) = match parked {
             Some((mut store, bindings, db, at)) => {
                 *store.data_mut().files_mut() = files;
                 (store, bindings, Some((db, at)))
@@ -140,7 +171,8 @@ impl Runtime {
                 (store, bindings, None)
             }
         };
-        let reopen = Some((Box::new(run.clone()), access));
+        store.data_mut().set_deadline(Some(deadline.at));
+        let reopen = Some((Box::new(run.clone()), access, deadline));
         Ok(Session { runtime: self, store, bindings, shown: run.shown(), dir: None, reopen, kept, keeps: true })
     }
 }
@@ -154,8 +186,8 @@ pub struct Session<'a> {
     /// A directory's lock and clean-up; `None` for a PostgreSQL run.
     dir: Option<DatabaseDir>,
     /// A PostgreSQL run, to open again when the server aborted an operation that a retry may
-    /// get past (a deadlock, a serialization failure).
-    reopen: Option<(Box<PgRun>, Access)>,
+    /// get past (a deadlock, a serialization failure), within the same time budget.
+    reopen: Option<(Box<PgRun>, Access, Deadline)>,
     /// On the run `evodb serve` keeps warm: the instance's loaded database and where it stands,
     /// parked again for the next operation when this session ends.
     kept: Option<(ResourceAny, Position)>,
@@ -221,6 +253,8 @@ impl Session<'_> {
         }
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
+        let (runtime, shown) = (self.runtime, self.shown.clone());
+        self.store.data_mut().files_mut().take_committed();
         let result = self.runtime.host.call(&mut self.store, |store| {
             let db = match create_recording(&methods, store, config_json, rng_seed)? {
                 Ok(db) => db,
@@ -230,8 +264,14 @@ impl Session<'_> {
                 Ok(value) => value,
                 Err(e) => return Ok(Err(e)),
             };
-            if let Err(e) = interface.call_save(&mut *store, db)? {
-                return Ok(Err(e));
+            match interface.call_save(&mut *store, db) {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) if !store.data().files().committed() => return Ok(Err(e)),
+                Err(trap) if !store.data().files().committed() => return Err(trap),
+                failed => {
+                    saved_then_failed(runtime, store, &shown, failed.err());
+                    return Ok(Ok(value));
+                }
             }
             db.resource_drop(&mut *store)?;
             Ok(Ok(value))
@@ -307,11 +347,11 @@ impl Session<'_> {
             let result = self.run_once(save, &mut op);
             let transient = self.store.data().files().transient_failure().map(String::from);
             match (result, transient, self.reopen.clone()) {
-                (Err(_), Some(message), Some((run, access))) if attempt < postgres::RETRIES => {
+                (Err(_), Some(message), Some((run, access, deadline))) if attempt < postgres::RETRIES => {
                     attempt += 1;
-                    eprintln!("{}", postgres::retry_warning(&message, attempt));
+                    eprintln!("{}", run.url.redact(&postgres::retry_warning(&message, attempt)));
                     std::thread::sleep(postgres::backoff(attempt));
-                    *self = self.runtime.open_location(Location::Postgres(run), access)?;
+                    *self = self.runtime.open_within(Location::Postgres(run), access, Some(deadline))?;
                 }
                 (result, _, _) => return result,
             }
@@ -330,6 +370,8 @@ impl Session<'_> {
             // A load reads the snapshot and every event after it, wherever the run was resumed.
             self.store.data_mut().files_mut().reload();
         }
+        let (runtime, shown) = (self.runtime, self.shown.clone());
+        self.store.data_mut().files_mut().take_committed();
         let result = self.runtime.host.call(&mut self.store, |store| {
             let db = match kept {
                 // Parked by the operation before: the events stored since are re-run onto it.
@@ -347,8 +389,18 @@ impl Session<'_> {
                 Ok(value) => value,
                 Err(e) => return Ok(Err(e)),
             };
-            if save && let Err(e) = interface.call_save(&mut *store, db)? {
-                return Ok(Err(e));
+            if save {
+                match interface.call_save(&mut *store, db) {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) if !store.data().files().committed() => return Ok(Err(e)),
+                    Err(trap) if !store.data().files().committed() => return Err(trap),
+                    // Stored, and the call failed only after: the operation's answer (made before
+                    // the save) stands; the instance, part-way through its save, is not kept.
+                    failed => {
+                        saved_then_failed(runtime, store, &shown, failed.err());
+                        return Ok(Ok((value, None)));
+                    }
+                }
             }
             // A reader that recorded events changed what it did not save: not kept.
             if keep && (save || methods.call_take_events(&mut *store, db)?.is_empty()) {
@@ -373,8 +425,42 @@ impl Session<'_> {
         if let Some(dir) = &self.dir {
             dir.clean_up_after_failure();
         }
+        // A PostgreSQL statement the time budget cut short: exit 4, as the budget is, whatever
+        // the component made of the failed read or commit.
+        if let Some(message) = self.store.data().files().timed_out() {
+            return Failure::Limit(message.to_string());
+        }
         Failure::from(err)
     }
+}
+
+/// A call that failed after its commit went through (its time budget ran out as the component
+/// finished its save): the operation is stored, so the command answers as it succeeded, and
+/// says so on stderr.
+fn saved_then_failed(runtime: &Runtime, store: &Store<State>, shown: &str, trap: Option<wasmtime::Error>) {
+    let why =
+        trap.map_or_else(|| "the save reported an error".to_string(), |t| runtime.host.classify(store, t).to_string());
+    eprintln!("warning: the operation was saved to {shown}; the call failed only after that ({why})");
+}
+
+/// Exit 3 for a reader of a run that is not there: never made, or deleted (a reader of a
+/// missing directory answers as the seed's CLI does, with an empty database; a run has no such
+/// contract, and an empty answer would hide a typo in --run or a deleted run).
+fn no_run(run: &PgRun, files: &mut PgFiles) -> Failure {
+    let names = files.run_names(10);
+    let others = match names.as_slice() {
+        [] => "; that database holds no run yet".to_string(),
+        names => format!(
+            "; the runs there, most recently changed first: {}",
+            names.iter().map(|name| format!("`{}`", name.escape_debug())).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Failure::NotFound(format!(
+        "no run named `{}` at {}: it was never made, or it was deleted; check --run (or EVODB_RUN){others}. \
+         `evodb init`, `create`, `seed` and `add` make a run",
+        run.name.escape_debug(),
+        run.url.shown()
+    ))
 }
 
 /// A new database that records its events from `created` on, as a saved history must begin.

@@ -264,14 +264,10 @@ impl Session<'_> {
                 Ok(value) => value,
                 Err(e) => return Ok(Err(e)),
             };
-            match interface.call_save(&mut *store, db) {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) if !store.data().files().committed() => return Ok(Err(e)),
-                Err(trap) if !store.data().files().committed() => return Err(trap),
-                failed => {
-                    saved_then_failed(runtime, store, &shown, failed.err());
-                    return Ok(Ok(value));
-                }
+            match save_db(interface, store, db, runtime, &shown)? {
+                Ok(Saved::Whole) => {}
+                Ok(Saved::ThenFailed) => return Ok(Ok(value)),
+                Err(e) => return Ok(Err(e)),
             }
             db.resource_drop(&mut *store)?;
             Ok(Ok(value))
@@ -390,16 +386,11 @@ impl Session<'_> {
                 Err(e) => return Ok(Err(e)),
             };
             if save {
-                match interface.call_save(&mut *store, db) {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) if !store.data().files().committed() => return Ok(Err(e)),
-                    Err(trap) if !store.data().files().committed() => return Err(trap),
-                    // Stored, and the call failed only after: the operation's answer (made before
-                    // the save) stands; the instance, part-way through its save, is not kept.
-                    failed => {
-                        saved_then_failed(runtime, store, &shown, failed.err());
-                        return Ok(Ok((value, None)));
-                    }
+                match save_db(interface, store, db, runtime, &shown)? {
+                    Ok(Saved::Whole) => {}
+                    // The instance, part-way through its save, is not kept.
+                    Ok(Saved::ThenFailed) => return Ok(Ok((value, None))),
+                    Err(e) => return Ok(Err(e)),
                 }
             }
             // A reader that recorded events changed what it did not save: not kept.
@@ -437,6 +428,34 @@ impl Session<'_> {
 /// A call that failed after its commit went through (its time budget ran out as the component
 /// finished its save): the operation is stored, so the command answers as it succeeded, and
 /// says so on stderr.
+/// How a save ended when it stored the database.
+enum Saved {
+    Whole,
+    /// Stored, and the call failed only after: the operation's answer (made before the save)
+    /// stands, with a warning.
+    ThenFailed,
+}
+
+/// Saves `db`. A failure before anything was stored is the save's own error (or trap); one
+/// after it is [`Saved::ThenFailed`], already warned about.
+fn save_db(
+    interface: &evodb_host::store::Guest,
+    store: &mut Store<State>,
+    db: ResourceAny,
+    runtime: &Runtime,
+    shown: &str,
+) -> Outcome<Saved> {
+    match interface.call_save(&mut *store, db) {
+        Ok(Ok(())) => Ok(Ok(Saved::Whole)),
+        Ok(Err(e)) if !store.data().files().committed() => Ok(Err(e)),
+        Err(trap) if !store.data().files().committed() => Err(trap),
+        failed => {
+            saved_then_failed(runtime, store, shown, failed.err());
+            Ok(Ok(Saved::ThenFailed))
+        }
+    }
+}
+
 fn saved_then_failed(runtime: &Runtime, store: &Store<State>, shown: &str, trap: Option<wasmtime::Error>) {
     let why =
         trap.map_or_else(|| "the save reported an error".to_string(), |t| runtime.host.classify(store, t).to_string());

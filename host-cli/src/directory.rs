@@ -7,8 +7,10 @@
 //! reader sees the old file or the new one.
 
 use std::fs::{self, File, OpenOptions};
-use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+
+use nix::fcntl::OFlag;
 
 use crate::error::HostError;
 use crate::files::Files;
@@ -16,8 +18,13 @@ use crate::files::Files;
 const LOCK_FILE: &str = ".evodb.lock";
 /// The database file inside the directory.
 pub const DATABASE_FILE: &str = "database.json";
-/// What a commit writes before renaming it over [`DATABASE_FILE`].
-pub(crate) const TEMP_FILE: &str = "database.json.tmp";
+/// What a commit writes before renaming it over [`DATABASE_FILE`]: this, a dash and 16 random
+/// hex digits, created new ([`temp_name`]), so nothing planted under a name known in advance is
+/// ever opened (older versions wrote `database.json.tmp` itself).
+pub(crate) const TEMP_PREFIX: &str = "database.json.tmp";
+/// The `database.json` a commit replaces, kept (a hard link) until the commit's history append
+/// succeeded, so a failed append can put it back.
+pub(crate) const PREVIOUS_FILE: &str = "database.json.prev";
 
 /// `database.json` and `history.ndjson` must be regular files where they exist, checked before
 /// the call so a refused file changes nothing: a symlink could lead out of the directory, and
@@ -30,13 +37,72 @@ fn refuse_special_files(dir: &Path) -> Result<(), HostError> {
         if kind.is_file() {
             continue;
         }
-        return Err(HostError::Io(format!(
-            "cannot read `{}`: it is {}, not a regular file; move it away ({name} must be a file)",
-            path.display(),
-            describe_file_type(kind)
-        )));
+        return Err(not_a_file(&path, name, kind));
     }
     Ok(())
+}
+
+/// The refusal of a file of the directory that is something else (a FIFO, a link…).
+fn not_a_file(path: &Path, name: &str, kind: fs::FileType) -> HostError {
+    let action = if name == LOCK_FILE { "lock" } else { "read" };
+    HostError::Io(format!(
+        "cannot {action} `{}`: it is {}, not a regular file; move it away ({name} must be a file)",
+        path.display(),
+        describe_file_type(kind)
+    ))
+}
+
+enum LockFile {
+    Io(std::io::Error),
+    NotRegular(fs::FileType),
+}
+
+/// The lock file, created when missing: never through a symlink (it could create or lock a file
+/// anywhere), and without blocking on a FIFO (opening one to write waits for a reader).
+fn open_lock(path: &Path) -> Result<File, LockFile> {
+    let opened = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits())
+        .open(path);
+    let file = match opened {
+        Ok(file) => file,
+        Err(e) => {
+            return Err(match fs::symlink_metadata(path) {
+                Ok(meta) if !meta.is_file() => LockFile::NotRegular(meta.file_type()),
+                _ => LockFile::Io(e),
+            });
+        }
+    };
+    let kind = file.metadata().map_err(LockFile::Io)?.file_type();
+    match kind.is_file() {
+        true => Ok(file),
+        false => Err(LockFile::NotRegular(kind)),
+    }
+}
+
+/// A new temp file's name: [`TEMP_PREFIX`], a dash and 16 hex digits no one can guess in
+/// advance (std's hasher keys come from the OS's randomness).
+pub(crate) fn temp_name() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    format!("{TEMP_PREFIX}-{:016x}", hasher.finish())
+}
+
+/// Removes the temp files of writers killed mid-commit: regular files and links only (removing a
+/// link never touches what it points to; anything else there is left alone, and never used).
+pub(crate) fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_str().is_some_and(|name| name.starts_with(TEMP_PREFIX))
+            && entry.file_type().is_ok_and(|kind| kind.is_file() || kind.is_symlink());
+        if stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// "a FIFO", "a directory", … for a message about something that is not a regular file.
@@ -109,12 +175,10 @@ impl DatabaseDir {
             Access::Read => None,
             Access::Write => {
                 let lock_path = resolved.join(LOCK_FILE);
-                let file = OpenOptions::new()
-                    .create(true)
-                    .truncate(false)
-                    .write(true)
-                    .open(&lock_path)
-                    .map_err(|e| io("open the lock file", &lock_path, e))?;
+                let file = open_lock(&lock_path).map_err(|e| match e {
+                    LockFile::Io(e) => io("open the lock file", &lock_path, e),
+                    LockFile::NotRegular(kind) => not_a_file(&lock_path, LOCK_FILE, kind),
+                })?;
                 file.lock().map_err(|e| io("lock", &lock_path, e))?;
                 Some(file)
             }
@@ -132,9 +196,16 @@ impl DatabaseDir {
     /// directory again, so a refused call leaves the file system as it found it.
     pub fn clean_up_after_failure(&self) {
         let Some(dir) = &self.path else { return };
-        let _ = fs::remove_file(dir.join(TEMP_FILE));
-        if self.created && fs::read_dir(dir).is_ok_and(|entries| entries.flatten().all(|e| e.file_name() == LOCK_FILE))
-        {
+        remove_stale_temps(dir);
+        let _ = fs::remove_file(dir.join(PREVIOUS_FILE));
+        // What a refused first commit leaves: the lock, and a history it created and cut back.
+        let left_by_this_call = |e: &fs::DirEntry| {
+            e.file_name() == LOCK_FILE
+                || (e.file_name() == crate::history::HISTORY_FILE
+                    && fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_file() && m.len() == 0))
+        };
+        if self.created && fs::read_dir(dir).is_ok_and(|entries| entries.flatten().all(|e| left_by_this_call(&e))) {
+            let _ = fs::remove_file(dir.join(crate::history::HISTORY_FILE));
             let _ = fs::remove_file(dir.join(LOCK_FILE));
             let _ = fs::remove_dir(dir);
         }

@@ -1,8 +1,9 @@
 //! The `files` import: the two files of one database directory (or one PostgreSQL run, see
 //! `crate::postgres`), as the host grants them to an instance. The component names a file; the host decides where it is, refuses anything but a
 //! regular file (a symlink could point out of the directory, a FIFO would block the call), and
-//! commits atomically: `database.json.tmp` written and synced, renamed over `database.json`, then
-//! the events appended to `history.ndjson` in one write.
+//! commits atomically: a new temp file (`database.json.tmp-<random>`) written and synced, renamed
+//! over `database.json`, then the events appended to `history.ndjson` in one write — or, when
+//! that append fails, everything put back as it was.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use nix::fcntl::OFlag;
 
 use crate::bindings::evodb::population::files::Host;
-use crate::directory::{DATABASE_FILE, TEMP_FILE, describe_file_type};
+use crate::directory::{DATABASE_FILE, PREVIOUS_FILE, describe_file_type, remove_stale_temps, temp_name};
 use crate::history::HISTORY_FILE;
 use crate::postgres::PgFiles;
 
@@ -179,6 +180,11 @@ impl DirectoryFiles {
         Ok(Some(bytes))
     }
 
+    /// `database.json` replaced atomically, then the events appended to the history. An append
+    /// that fails (a full disk) puts everything back — the history cut to its length before,
+    /// the previous `database.json` (kept as a hard link until then) renamed back — so a failed
+    /// commit stores nothing; where that cannot be done the message says the operation may have
+    /// been stored.
     fn commit(&self, database: &[u8], events: &[u8]) -> Result<(), String> {
         let (Some(dir), true) = (&self.dir, self.writable) else {
             return Err("this call opened the database for reading only; this is a bug in evodb".into());
@@ -186,22 +192,53 @@ impl DirectoryFiles {
         // The history is opened first: an unwritable history fails the call before anything changed.
         let mut history = open_regular(&dir.join(HISTORY_FILE), OpenOptions::new().append(true).create(true))
             .map_err(|e| self.failed("open", HISTORY_FILE, &e))?;
-        let temp = dir.join(TEMP_FILE);
+        // Under the writer's lock nobody else appends: this is where a failed append is cut back to.
+        let history_len = history.metadata().map_err(|e| self.failed("open", HISTORY_FILE, &e))?.len();
+        // Temp files of writers killed mid-write are removed; this one is created new under a
+        // name no one could plant anything at (`create_new` would refuse it anyway).
+        remove_stale_temps(dir);
+        let name = temp_name();
+        let temp = dir.join(&name);
         let write = || -> std::io::Result<()> {
-            // A stale temp file (a writer killed mid-write) is removed; `create_new` then refuses
-            // to follow whatever appears under that name.
-            match fs::remove_file(&temp) {
-                Err(e) if e.kind() != ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
             let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
             file.write_all(database)?;
             file.sync_all()
         };
-        write().map_err(|e| self.failed("write", TEMP_FILE, &e))?;
-        fs::rename(&temp, dir.join(DATABASE_FILE)).map_err(|e| self.failed("replace", DATABASE_FILE, &e))?;
+        if let Err(e) = write() {
+            let _ = fs::remove_file(&temp);
+            return Err(self.failed("write", &name, &e));
+        }
+        let target = dir.join(DATABASE_FILE);
+        let previous = Previous::keep(dir);
+        if let Err(e) = fs::rename(&temp, &target) {
+            previous.forget();
+            let _ = fs::remove_file(&temp);
+            return Err(self.failed("replace", DATABASE_FILE, &e));
+        }
         // One write call for the operation's lines, so a killed process leaves whole lines only.
-        history.write_all(events).map_err(|e| self.failed("append to", HISTORY_FILE, &e))
+        match history.write_all(events) {
+            Ok(()) => {
+                previous.forget();
+                Ok(())
+            }
+            Err(e) => {
+                let put_back = history.set_len(history_len).is_ok() && previous.put_back(&target);
+                let path = self.shown.join(HISTORY_FILE);
+                Err(match put_back {
+                    true => format!(
+                        "cannot append to `{}`: {e}; nothing was stored (database.json was put back as it was); \
+                         free some space or check that the directory is writable, then run the command again",
+                        path.display()
+                    ),
+                    false => format!(
+                        "cannot append to `{}`: {e}; database.json was saved but its history lines were not, so the \
+                         operation may or may not have been stored: check with `evodb info` before running it again \
+                         (an add retried with the same --id is answered, not added twice)",
+                        path.display()
+                    ),
+                })
+            }
+        }
     }
 
     fn failed(&self, action: &str, name: &str, err: &std::io::Error) -> String {
@@ -211,6 +248,44 @@ impl DirectoryFiles {
             _ => {
                 format!("cannot {action} `{}`: {err}; check that the directory exists and is writable", path.display())
             }
+        }
+    }
+}
+
+/// The `database.json` a commit is replacing, kept as a hard link ([`PREVIOUS_FILE`]) until the
+/// history append succeeded, so a failed append can put it back. Where no link can be made (a
+/// file system without hard links), a failed append cannot be undone and says so.
+struct Previous {
+    link: PathBuf,
+    /// Whether there was a database before (put back means: remove the new one).
+    existed: bool,
+    kept: bool,
+}
+
+impl Previous {
+    fn keep(dir: &Path) -> Previous {
+        let link = dir.join(PREVIOUS_FILE);
+        // A link left by a writer killed mid-commit; never followed (unlink removes a link itself).
+        let _ = fs::remove_file(&link);
+        match fs::hard_link(dir.join(DATABASE_FILE), &link) {
+            Ok(()) => Previous { link, existed: true, kept: true },
+            Err(e) if e.kind() == ErrorKind::NotFound => Previous { link, existed: false, kept: true },
+            Err(_) => Previous { link, existed: true, kept: false },
+        }
+    }
+
+    fn forget(self) {
+        if self.kept && self.existed {
+            let _ = fs::remove_file(&self.link);
+        }
+    }
+
+    /// Puts the previous `database.json` back over `target`; whether that was done.
+    fn put_back(self, target: &Path) -> bool {
+        match (self.kept, self.existed) {
+            (false, _) => false,
+            (true, true) => fs::rename(&self.link, target).is_ok(),
+            (true, false) => fs::remove_file(target).is_ok(),
         }
     }
 }

@@ -117,6 +117,10 @@ impl Host {
         let memory = MemoryCap { max: self.limits.memory_bytes, exceeded: false };
         let mut store = Store::new(&self.engine, State { files, memory, deadline: None });
         store.limiter(|state| &mut state.memory);
+        // What the guest may hand the host in one call (a history, an export) is bounded by the
+        // memory cap, as everything else is; wasmtime's default (128 MiB) would otherwise stop a
+        // large history with a trap reported as a bug.
+        store.set_hostcall_fuel(self.limits.memory_bytes);
         // Instantiation runs guest code too; calls re-arm the deadline in `call`.
         store.set_epoch_deadline(1);
         store

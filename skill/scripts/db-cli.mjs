@@ -5,8 +5,9 @@
 // native `evodb` CLI (whose exit codes it uses), safe under parallel workers:
 //
 //   writers (create, init, seed, add, sample, plan) hold an exclusive lock around the whole
-//   read-modify-write; database.json is replaced atomically (database.json.tmp, fsync, rename);
-//   history.ndjson gets the operation's events, one whole line each, so the history replays.
+//   read-modify-write; database.json is replaced atomically (a new temp file, fsync, rename);
+//   history.ndjson gets the operation's events, one whole line each, so the history replays (an
+//   append that fails puts database.json back: a failed write stores nothing).
 //
 // Needs only Node ≥ 18 and ./evodb-wasm/ beside this file (committed with the skill).
 // `node db-cli.mjs --help` lists the commands; `node db-cli.mjs <command> --help` their flags.
@@ -38,9 +39,11 @@ import {
   Database,
   HISTORY_FILE,
   checkDirectory,
+  checkFiles,
   engine,
   engineFailure,
   hasDatabase,
+  isDirectory,
   load,
   loadEngine,
   read,
@@ -411,12 +414,12 @@ async function run({ name, positionals, flags }) {
  * @param {string} dir
  */
 function historyText(dir) {
-  checkDirectory(dir);
+  if (checkDirectory(dir)) checkFiles(dir);
   checkMemory(0); // evodb starts its engine for this too
   const file = path.join(dir, HISTORY_FILE);
   let opened;
   try {
-    opened = openRegular(file);
+    opened = openRegular(file, { noFollow: true });
   } catch (e) {
     if (e.code === "ENOENT") return "";
     throw new Failure(EXIT.io, `cannot read \`${file}\`: ${e.message}; check the path and its permissions`);
@@ -439,6 +442,7 @@ function validateCommand(dir) {
   if (!hasDatabase(dir)) {
     throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to validate; check the path`);
   }
+  if (isDirectory(dir)) checkFiles(dir);
   startClock();
   const text = readDatabaseText(dir);
   if (text === null) throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to validate; check the path`);

@@ -13,33 +13,49 @@ const LOSSY = new TextDecoder("utf-8", { ignoreBOM: true });
 
 // --- regular files ------------------------------------------------------------------------------
 
-/** @typedef {"a FIFO" | "a directory" | "a socket" | "a device"} Kind what is there instead of a regular file */
+/** @typedef {"a FIFO" | "a directory" | "a socket" | "a device" | "a symbolic link"} Kind what is there instead of a regular file */
 /** @typedef {{fd: number, stat: fs.Stats, kind?: undefined} | {kind: Kind}} Opened a regular file, open; or its kind */
 
 /**
- * "a FIFO", "a directory", … for a message, from an fs.Stats that is not a regular file.
+ * "a FIFO", "a directory", … for a message, from an fs.Stats (an lstat's, for a link) that is not
+ * a regular file.
  * @param {fs.Stats} stat
  * @returns {Kind}
  */
-function kindOf(stat) {
+export function kindOf(stat) {
   if (stat.isFIFO()) return "a FIFO";
   if (stat.isDirectory()) return "a directory";
   if (stat.isSocket()) return "a socket";
+  if (stat.isSymbolicLink()) return "a symbolic link";
   return "a device";
+}
+
+/**
+ * What is at `file` when it is not a regular file (never following a link), else null.
+ * @param {string} file
+ * @returns {Kind | null}
+ */
+export function kindAt(file) {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  return stat && !stat.isFile() ? kindOf(stat) : null;
 }
 
 /**
  * Opens `file` for reading without blocking — opening or reading a FIFO with no writer would
  * wait forever, and a synchronous wait keeps even SIGTERM's handler from running — and returns
- * `{fd, stat}` for a regular file or `{kind}` for anything else. Throws the open's error.
+ * `{fd, stat}` for a regular file or `{kind}` for anything else. Throws the open's error. With
+ * `noFollow` (the database directory's own files), a symbolic link is `{kind: "a symbolic link"}`:
+ * it could lead out of the directory.
  * @param {string} file
+ * @param {{noFollow?: boolean}} [options]
  * @returns {Opened}
  */
-export function openRegular(file) {
+export function openRegular(file, { noFollow = false } = {}) {
   let fd;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (noFollow ? fs.constants.O_NOFOLLOW : 0));
   } catch (e) {
+    if (e.code === "ELOOP" && noFollow && fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return { kind: "a symbolic link" };
     // A UNIX socket cannot be opened at all (ENXIO); say what it is rather than "no such device".
     if (e.code === "ENXIO" && fs.statSync(file, { throwIfNoEntry: false })?.isSocket()) return { kind: "a socket" };
     throw e;
@@ -48,6 +64,31 @@ export function openRegular(file) {
   if (stat.isFile()) return { fd, stat };
   fs.closeSync(fd);
   return { kind: kindOf(stat) };
+}
+
+/**
+ * Up to `limit` bytes of the regular file `file` as text, read without following a link or
+ * blocking on a FIFO; null when it is missing or not a regular file.
+ * @param {string} file
+ * @param {number} [limit]
+ */
+export function readSmallFile(file, limit = 4096) {
+  let opened;
+  try {
+    opened = openRegular(file, { noFollow: true });
+  } catch {
+    return null;
+  }
+  if (opened.kind) return null;
+  try {
+    const buffer = Buffer.alloc(limit);
+    const length = fs.readSync(opened.fd, buffer, 0, limit, 0);
+    return buffer.subarray(0, length).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(opened.fd);
+  }
 }
 
 /**
@@ -163,6 +204,8 @@ function isUtf8(bytes) {
  * @param {number} i
  */
 function flagOf(argv, i) {
+  const end = argv.indexOf("--");
+  if (end !== -1 && i >= end) return null; // `--` itself and what follows it are positional
   if (argv[i].startsWith("--")) return argv[i].split("=")[0];
   const before = argv[i - 1];
   return i > 1 && before.startsWith("--") && !before.includes("=") ? before : null;

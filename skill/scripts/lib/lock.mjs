@@ -2,6 +2,8 @@
 // The writers' lock on a database directory: database.json.lock, created with O_EXCL and holding
 // its owner's pid (stale locks are broken), plus the native `evodb` CLI's flock on .evodb.lock,
 // taken through flock(1) where it exists. Released on exit and on SIGINT, SIGTERM and SIGHUP.
+// Both lock files must be regular files: one that is a FIFO, a directory or a link is refused
+// (exit 5, evodb's words) before anything waits on it or follows it.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -9,6 +11,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { EXIT, Failure } from "./args.mjs";
+import { kindAt, kindOf, readSmallFile } from "./input.mjs";
 
 /** The lock among db-cli.mjs processes: created with O_EXCL, holds its owner's pid. */
 const LOCK_FILE = "database.json.lock";
@@ -41,14 +44,11 @@ function processAlive(pid) {
  * @param {string} lockPath
  */
 function breakIfStale(lockPath) {
-  let text, stat;
-  try {
-    stat = fs.statSync(lockPath);
-    text = fs.readFileSync(lockPath, "utf8");
-  } catch (e) {
-    if (e.code === "ENOENT") return true; // released meanwhile: try again at once
-    throw e;
-  }
+  const stat = fs.lstatSync(lockPath, { throwIfNoEntry: false });
+  if (!stat) return true; // released meanwhile: try again at once
+  if (!stat.isFile()) throw notALockFile(lockPath, LOCK_FILE, kindOf(stat));
+  const text = readSmallFile(lockPath);
+  if (text === null) return true; // released or replaced meanwhile: look again
   const age = Date.now() - stat.mtimeMs;
   let owner = null;
   try {
@@ -65,24 +65,54 @@ function breakIfStale(lockPath) {
     fs.writeFileSync(guard, String(process.pid), { flag: "wx" });
   } catch (e) {
     if (e.code !== "EEXIST") throw e;
+    const guardStat = fs.lstatSync(guard, { throwIfNoEntry: false });
+    if (guardStat && !guardStat.isFile()) throw notALockFile(guard, `${LOCK_FILE}.break`, kindOf(guardStat));
     try {
-      if (Date.now() - fs.statSync(guard).mtimeMs > 10_000) fs.unlinkSync(guard); // its breaker died
+      if (guardStat && Date.now() - guardStat.mtimeMs > 10_000) fs.unlinkSync(guard); // its breaker died
     } catch {}
     return false;
   }
   try {
-    let again;
-    try {
-      again = fs.readFileSync(lockPath, "utf8");
-    } catch (e) {
-      if (e.code === "ENOENT") return true;
-      throw e;
-    }
+    const again = readSmallFile(lockPath);
+    if (again === null) return true;
     if (again === text) fs.unlinkSync(lockPath);
     return true;
   } finally {
     fs.rmSync(guard, { force: true });
   }
+}
+
+/**
+ * A lock file that is something else (evodb's words).
+ * @param {string} file
+ * @param {string} name
+ * @param {string} kind
+ */
+function notALockFile(file, name, kind) {
+  return new Failure(EXIT.io, `cannot lock \`${file}\`: it is ${kind}, not a regular file; move it away (${name} must be a file)`);
+}
+
+/**
+ * The native lock file opened (created when missing) without blocking or following a link, so a
+ * FIFO, directory or link there is refused before flock(1) would wait on it or follow it; null
+ * when it cannot be opened at all (flock(1) could not either).
+ * @param {string} lockPath
+ * @returns {number | null}
+ */
+function openNativeLock(lockPath) {
+  const { O_RDONLY, O_CREAT, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
+  let fd;
+  try {
+    fd = fs.openSync(lockPath, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW, 0o666);
+  } catch {
+    const kind = kindAt(lockPath);
+    if (kind) throw notALockFile(lockPath, NATIVE_LOCK_FILE, kind);
+    return null;
+  }
+  const stat = fs.fstatSync(fd);
+  if (stat.isFile()) return fd;
+  fs.closeSync(fd);
+  throw notALockFile(lockPath, NATIVE_LOCK_FILE, kindOf(stat));
 }
 
 /**
@@ -98,13 +128,26 @@ function breakIfStale(lockPath) {
 function takeNativeLock(dir, deadline) {
   if (process.env.EVODB_NO_FLOCK) return Promise.resolve(null);
   const lockPath = path.join(dir, NATIVE_LOCK_FILE);
+  let fd;
+  try {
+    fd = openNativeLock(lockPath);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return new Promise((resolve, reject) => {
+    /** @type {FlockChild} */
     let child;
     try {
-      child = spawn("flock", ["-x", lockPath, "cat"], { stdio: ["pipe", "pipe", "ignore"] });
+      // flock(1) locks the file this process checked (its fd 3), not whatever the name holds now.
+      const checked = fd !== null && fs.existsSync("/proc/self/fd");
+      const third = /** @type {number | "ignore"} */ (checked ? fd : "ignore");
+      const options = { stdio: /** @type {import("node:child_process").StdioOptions} */ (["pipe", "pipe", "ignore", third]) };
+      child = /** @type {FlockChild} */ (spawn("flock", ["-x", checked ? "/proc/self/fd/3" : lockPath, "cat"], options));
     } catch {
       resolve(null);
       return;
+    } finally {
+      if (fd !== null) fs.closeSync(fd);
     }
     let settled = false;
     /**
@@ -143,7 +186,7 @@ export function releaseLock() {
     lock.native.unref();
   }
   try {
-    if (fs.readFileSync(lock.path, "utf8") === lock.token) fs.unlinkSync(lock.path);
+    if (readSmallFile(lock.path) === lock.token) fs.unlinkSync(lock.path);
   } catch {}
 }
 
@@ -183,10 +226,8 @@ export async function acquireLock(dir) {
     }
     if (breakIfStale(lockPath)) continue;
     if (Date.now() > deadline) {
-      let holder = "";
-      try {
-        holder = ` (held by ${fs.readFileSync(lockPath, "utf8")})`;
-      } catch {}
+      const text = readSmallFile(lockPath);
+      const holder = text === null ? "" : ` (held by ${text})`;
       throw new Failure(
         EXIT.io,
         `cannot lock \`${lockPath}\`${holder}: timed out after ${LOCK_TIMEOUT_MS} ms; if no db-cli.mjs process is using the database, remove that file`,

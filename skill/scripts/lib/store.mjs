@@ -1,22 +1,32 @@
 // @ts-check
 // The database directory on disk and the engine that reads it: database.json read and checked,
-// replaced atomically (database.json.tmp, fsync, rename) under the lock, history.ndjson appended
-// with each operation's events (a torn tail removed first); and evodb's WebAssembly engine, loaded
+// replaced atomically (a new temp file with an unpredictable name, fsync, rename) under the lock,
+// history.ndjson appended with each operation's events (a torn tail removed first; a failed append
+// puts database.json back, so a failed write stores nothing); database.json and history.ndjson
+// must be regular files, never links (one could lead out of the directory), as with the native
+// evodb; and evodb's WebAssembly engine, loaded
 // from ../evodb-wasm/ (the npm package's `web` build, committed with the skill, so a plain copy of
 // skill/ runs on Node). Every load is under limits.mjs's memory cap and time budget.
 
 import fs from "node:fs";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { EXIT, Failure, badInput } from "./args.mjs";
 import { HISTORY_FILE, repairTornTail } from "./history.mjs";
-import { openRegular } from "./input.mjs";
+import { kindAt, openRegular } from "./input.mjs";
 import { checkMemory, checkTime, setEngineBytes, startClock } from "./limits.mjs";
 import { acquireLock, releaseLock } from "./lock.mjs";
 
 /** @import * as evodb from "../evodb-wasm/evodb.js" */
 
 export const DATABASE_FILE = "database.json";
-const TEMP_FILE = "database.json.tmp";
+/**
+ * A commit's temp file is this, a dash and random hex: created new, never a name planted before
+ * (older versions wrote database.json.tmp itself, which is cleaned up like any stale temp file).
+ */
+const TEMP_PREFIX = "database.json.tmp";
+/** The database.json a commit replaces, kept (a hard link) until the history append succeeded. */
+const PREVIOUS_FILE = "database.json.prev";
 export { HISTORY_FILE };
 
 /** The exit-5 Failure for `action` on `file`. @typedef {(action: string, file: string, e: {message: string}) => Failure} IoFailure */
@@ -33,7 +43,7 @@ export function readDatabaseText(dir) {
   const file = path.join(dir, DATABASE_FILE);
   let opened;
   try {
-    opened = openRegular(file);
+    opened = openRegular(file, { noFollow: true });
   } catch (e) {
     if (e.code === "ENOENT") {
       checkMemory(0); // an empty database still needs the engine
@@ -82,6 +92,43 @@ export function checkDirectory(dir) {
   }
   if (!stat.isDirectory()) throw notADirectory(dir);
   return true;
+}
+
+/**
+ * The refusal of a file of the database directory that is something else (evodb's words).
+ * @param {string} file
+ * @param {string} name
+ * @param {string} kind
+ * @param {string} [action]
+ */
+export function notAFile(file, name, kind, action = "read") {
+  return new Failure(EXIT.io, `cannot ${action} \`${file}\`: it is ${kind}, not a regular file; move it away (${name} must be a file)`);
+}
+
+/**
+ * database.json and history.ndjson must be regular files where they exist, checked before
+ * anything is read or written, as evodb checks them: a link could lead out of the directory, a
+ * FIFO would block.
+ * @param {string} dir
+ */
+export function checkFiles(dir) {
+  for (const name of [DATABASE_FILE, HISTORY_FILE]) {
+    const file = path.join(dir, name);
+    const kind = kindAt(file);
+    if (kind) throw notAFile(file, name, kind);
+  }
+}
+
+/**
+ * Whether `dir` names a directory (through a link, as the user may name it).
+ * @param {string} dir
+ */
+export function isDirectory(dir) {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -156,6 +203,7 @@ export function load(text) {
  * @returns {T}
  */
 export function read(dir, op) {
+  if (isDirectory(dir)) checkFiles(dir);
   startClock();
   const text = readDatabaseText(dir);
   const db = text === null ? fresh() : load(text);
@@ -204,6 +252,7 @@ export async function write(dir, op, { announce = false } = {}) {
   }
   await acquireLock(dir);
   try {
+    checkFiles(dir);
     const repaired = repairTornTail(dir); // as evodb: first thing under the lock, said at once
     if (repaired) process.stderr.write(`warning: ${repaired}\n`);
     startClock();
@@ -221,18 +270,20 @@ export async function write(dir, op, { announce = false } = {}) {
 }
 
 /**
- * history.ndjson opened to append, without blocking: a FIFO there would block the open until a
- * reader came (or refuse it, ENXIO, without one), and anything but a regular file is refused.
+ * history.ndjson opened to append, without blocking or following a link: a FIFO there would block
+ * the open until a reader came (or refuse it, ENXIO, without one), a link would append outside the
+ * directory, and anything but a regular file is refused.
  * @param {string} historyPath
  * @param {IoFailure} io
  */
 function openHistory(historyPath, io) {
-  const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = fs.constants;
+  const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
   let fd;
   try {
-    fd = fs.openSync(historyPath, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, 0o666);
+    fd = fs.openSync(historyPath, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW, 0o666);
   } catch (e) {
-    if (e.code === "ENXIO") e.message = "it is a FIFO, not a regular file; move it away (the history must be a file)";
+    const kind = kindAt(historyPath);
+    if (kind) throw notAFile(historyPath, HISTORY_FILE, kind, "open");
     throw io("open", historyPath, e);
   }
   const stat = fs.fstatSync(fd);
@@ -242,25 +293,87 @@ function openHistory(historyPath, io) {
 }
 
 /**
- * database.json.tmp, fsync, rename over database.json; then the operation's events appended to
- * history.ndjson in one write (whole lines only). The history is opened first, so an unwritable
- * history fails before anything changed — the native store's order.
+ * Temp files of writers killed mid-commit (only a regular file or a link is removed: unlinking
+ * a link never touches what it points to).
+ * @param {string} dir
+ */
+function removeStaleTemps(dir) {
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (stat && (stat.isFile() || stat.isSymbolicLink())) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+/**
+ * The database.json a commit replaces, kept as a hard link until the history append succeeded
+ * (the native store's way): `put back` undoes the commit. Where no link can be made, it cannot.
+ * @param {string} dir
+ */
+function keepPrevious(dir) {
+  const link = path.join(dir, PREVIOUS_FILE);
+  const target = path.join(dir, DATABASE_FILE);
+  try {
+    fs.unlinkSync(link); // left by a writer killed mid-commit; a link is removed, never followed
+  } catch {}
+  let existed = true;
+  let kept = true;
+  try {
+    fs.linkSync(target, link);
+  } catch (e) {
+    if (e.code === "ENOENT") existed = false;
+    else kept = false;
+  }
+  return {
+    forget() {
+      if (kept && existed) fs.rmSync(link, { force: true });
+    },
+    /** Whether the previous database.json is back in place. */
+    putBack() {
+      if (!kept) return false;
+      try {
+        if (existed) fs.renameSync(link, target);
+        else fs.unlinkSync(target);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/**
+ * A new temp file (unpredictable name, O_EXCL, never through a link), fsync, rename over
+ * database.json; then the operation's events appended to history.ndjson in one write (whole lines
+ * only). The history is opened first, so an unwritable history fails before anything changed — the
+ * native store's order — and an append that fails (a full disk) cuts the history back and puts the
+ * previous database.json back, so nothing is stored; where that cannot be done, the message says
+ * the operation may have been stored.
  * @param {string} dir
  * @param {evodb.Database} db
  */
 function save(dir, db) {
   const historyPath = path.join(dir, HISTORY_FILE);
-  const tempPath = path.join(dir, TEMP_FILE);
   const target = path.join(dir, DATABASE_FILE);
   /** @type {IoFailure} */
   const io = (action, file, e) =>
     new Failure(EXIT.io, `cannot ${action} \`${file}\`: ${e.message}; check that the directory exists and is writable`);
   const history = openHistory(historyPath, io);
   try {
+    const historyLength = fs.fstatSync(history).size; // under the lock: nobody else appends
     const json = db.toJson();
     const lines = engine(() => db.takeEvents()).map((event) => JSON.stringify(event) + "\n").join("");
+    removeStaleTemps(dir);
+    const tempPath = path.join(dir, `${TEMP_PREFIX}-${randomBytes(8).toString("hex")}`);
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
     try {
-      const fd = fs.openSync(tempPath, "w");
+      const fd = fs.openSync(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
       try {
         fs.writeFileSync(fd, json);
         fs.fsyncSync(fd);
@@ -271,9 +384,11 @@ function save(dir, db) {
       fs.rmSync(tempPath, { force: true });
       throw io("write", tempPath, e);
     }
+    const previous = keepPrevious(dir);
     try {
       fs.renameSync(tempPath, target);
     } catch (e) {
+      previous.forget();
       fs.rmSync(tempPath, { force: true });
       throw io("replace", target, e);
     }
@@ -283,9 +398,20 @@ function save(dir, db) {
         const bytes = Buffer.from(lines);
         for (let at = 0; at < bytes.length; ) at += fs.writeSync(history, bytes, at);
       } catch (e) {
-        throw io("append to", historyPath, e);
+        let putBack = false;
+        try {
+          fs.ftruncateSync(history, historyLength);
+          putBack = previous.putBack();
+        } catch {}
+        throw new Failure(
+          EXIT.io,
+          putBack
+            ? `cannot append to \`${historyPath}\`: ${e.message}; nothing was stored (database.json was put back as it was); free some space or check that the directory is writable, then run the command again`
+            : `cannot append to \`${historyPath}\`: ${e.message}; database.json was saved but its history lines were not, so the operation may or may not have been stored: check with \`${"node db-cli.mjs"} info\` before running it again (an add retried with the same --id is answered, not added twice)`,
+        );
       }
     }
+    previous.forget();
   } finally {
     fs.closeSync(history);
   }

@@ -334,7 +334,13 @@ fn validate(runtime: &Runtime, db: &Path) -> Result<Printed, Failure> {
 }
 
 fn history(runtime: &Runtime, HistoryArgs { db, tail }: HistoryArgs) -> Result<Printed, Failure> {
-    let text = runtime.open(&db.db, Access::Read)?.history()?;
+    let mut session = runtime.open(&db.db, Access::Read)?;
+    if matches!(runtime.locate(&db.db)?, Location::Directory(_)) {
+        // Read by the host from the end: `--tail 1` on a history of any size reads kilobytes.
+        let cap = runtime.sandbox.memory_limit_mb.saturating_mul(1 << 20);
+        return Ok(evodb_host::history::lines(session.directory(), tail, cap)?.into());
+    }
+    let text = session.history()?;
     let lines: Vec<&str> = text.lines().collect();
     let start = tail.map_or(0, |n| lines.len().saturating_sub(n));
     Ok(lines[start..].join("\n").into())

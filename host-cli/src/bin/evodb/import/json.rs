@@ -42,15 +42,31 @@ pub fn metrics(object: Option<&Value>, prefix: &str) -> (Vec<(String, f64)>, Vec
         match value {
             Value::Number(n) => match n.as_f64().filter(|v| v.is_finite()) {
                 Some(v) => numbers.push((name, v)),
-                None => other.push(format!("{name}: {n}")),
+                None => other.push(described(&name, &n.to_string())),
             },
             Value::Bool(b) => numbers.push((name, f64::from(u8::from(*b)))),
-            Value::Null => other.push(format!("{name}: not a finite number")),
-            Value::String(s) => other.push(format!("{name}: {s}")),
-            composite => other.push(format!("{name}: {composite}")),
+            Value::Null => other.push(described(&name, "not a finite number")),
+            Value::String(s) => other.push(described(&name, s)),
+            composite => other.push(described(&name, &composite.to_string())),
         }
     }
     (numbers, other)
+}
+
+/// The most of one metric's text kept in a program's `changes` (a test log can be megabytes;
+/// the program's whole `changes` is bounded by the engine).
+const DESCRIBED_BYTES: usize = 2_000;
+
+/// `name: value` for a metric that is not a number, its value cut to [`DESCRIBED_BYTES`].
+fn described(name: &str, value: &str) -> String {
+    if value.len() <= DESCRIBED_BYTES {
+        return format!("{name}: {value}");
+    }
+    let mut end = DESCRIBED_BYTES;
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{name}: {}… ({} bytes in all)", &value[..end], value.len())
 }
 
 #[cfg(test)]
@@ -75,5 +91,12 @@ mod tests {
         let (numbers, other) = metrics(Some(&value), "");
         assert_eq!(numbers, [("score".to_string(), 0.5), ("ok".to_string(), 1.0)]);
         assert_eq!(other, ["error: timeout", "nan: not a finite number"]);
+    }
+
+    #[test]
+    fn a_long_metric_text_is_cut_at_a_character() {
+        let value = serde_json::json!({"log": "é".repeat(5_000)});
+        let (_, other) = metrics(Some(&value), "");
+        assert!(other[0].len() < 2_100 && other[0].ends_with("… (10000 bytes in all)"), "{}", other[0]);
     }
 }

@@ -10,10 +10,18 @@
 //! The run's config makes the replay faithful: each island is large enough for what the source
 //! keeps on it (nothing is pruned), and migration is due only after the replay (the source's own
 //! migrations are programs of their own, and are imported as such).
+//!
+//! A run may come from anyone: the readers read it as every command reads its files (regular
+//! files only, no links below the named path, within the time budget and the memory cap:
+//! [`source`]), and every program is checked against evodb's limits before anything is stored,
+//! each refusal naming the file or row it came from.
 
+#[cfg(test)]
+mod fuzz;
 mod json;
 mod openevolve;
 mod shinka;
+mod source;
 
 use evodb_core::{AddRequest, Metrics, Operator, Status};
 use evodb_host::Access;
@@ -21,6 +29,7 @@ use evodb_host::views::{core, wit};
 use serde_json::json;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::path::Path;
 
 use crate::args::{ImportArgs, ImportSource};
 use crate::commands::Printed;
@@ -46,6 +55,8 @@ struct SourceRun {
 #[derive(Debug)]
 struct SourceProgram {
     id: String,
+    /// Where the program was read (its file, or its row), for messages.
+    origin: String,
     parent_id: Option<String>,
     code: String,
     /// The file extension for the program's code path (`py`, `rs`, …).
@@ -63,9 +74,10 @@ struct SourceProgram {
 }
 
 pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
+    let reading = source::Reading::new(&runtime.sandbox);
     let source = match args.source {
-        ImportSource::OpenEvolve => openevolve::read(&args.from)?,
-        ImportSource::Shinka => shinka::read(&args.from)?,
+        ImportSource::OpenEvolve => openevolve::read(&args.from, &reading)?,
+        ImportSource::Shinka => shinka::read(&args.from, &reading)?,
     };
     if source.programs.is_empty() {
         return Err(Failure::BadInput(format!(
@@ -73,25 +85,19 @@ pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
             args.from.display()
         )));
     }
-    let config = run_config(&source);
-    let requests: Vec<(AddRequest, f64)> = lineage_order(&source.programs)
-        .into_iter()
-        .map(|index| &source.programs[index])
-        .scan(f64::MIN, |clock, program| {
-            // evodb's clock never runs backwards; the sources' may (a migrant keeps its time).
-            *clock = clock.max(program.timestamp);
-            Some((request(source.tool, program), *clock))
-        })
-        .collect();
+    let (config, requests) = prepare(&source, &args.from).map_err(|message| {
+        Failure::BadInput(format!("{} import refused: {message}; nothing was stored", source.tool))
+    })?;
 
     let mut session = runtime.open(&args.db, Access::Write)?;
     let db_shown = session.shown().to_string();
+    let programs = &source.programs;
     let outcome = session.init_with(&config.to_string(), 0, |m, st, db| {
         let mut last = None;
-        for (request, clock) in &requests {
+        for (request, clock, index) in &requests {
             match m.call_add(&mut *st, db, &wit(request.clone()), *clock)? {
                 Ok(outcome) => last = Some(outcome),
-                Err(e) => return Ok(Err(e)),
+                Err(e) => return Ok(Err(naming(&programs[*index], e))),
             }
         }
         Ok(Ok(last))
@@ -126,6 +132,70 @@ pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
     Ok(Printed { stdout: printed.to_string(), warnings })
 }
 
+/// Each program's add with the clock it is replayed at (and its index), in replay order.
+type Replay = Vec<(AddRequest, f64, usize)>;
+
+/// What the replay needs, checked before anything is stored: the run's config (one evodb can
+/// hold) and every program's add. A refusal names the program and where it was read.
+fn prepare(source: &SourceRun, from: &Path) -> Result<(serde_json::Value, Replay), String> {
+    check_programs(&source.programs)?;
+    let config = run_config(source);
+    evodb_core::Config::from_json(&config.to_string())
+        .map_err(|e| format!("`{}` does not fit in an evodb run ({e})", from.display()))?;
+    let order = lineage_order(&source.programs);
+    let mut requests = Vec::with_capacity(order.len());
+    // evodb's clock never runs backwards; the sources' may (a migrant keeps its time).
+    let mut clock = f64::MIN;
+    for index in order {
+        let program = &source.programs[index];
+        clock = clock.max(program.timestamp);
+        requests.push((request(source.tool, program)?, clock, index));
+    }
+    Ok((config, requests))
+}
+
+/// What evodb needs of every program before the replay starts, in the source's terms (the
+/// engine's own messages speak to someone calling `add`): an id, used once; code.
+fn check_programs(programs: &[SourceProgram]) -> Result<(), String> {
+    let mut seen: HashMap<&str, &str> = HashMap::with_capacity(programs.len());
+    for program in programs {
+        if program.id.trim().is_empty() {
+            return Err(format!(
+                "{} has an empty `id`; evodb needs one to place the program in its family tree",
+                program.origin
+            ));
+        }
+        if program.code.trim().is_empty() {
+            return Err(format!(
+                "{}: program `{}` has no code (its `code` is empty); evodb keeps programs with their code",
+                program.origin,
+                shown(&program.id)
+            ));
+        }
+        if let Some(first) = seen.insert(&program.id, &program.origin) {
+            return Err(format!(
+                "program id `{}` appears twice, in {first} and in {}",
+                shown(&program.id),
+                program.origin
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The engine's refusal of a program's `add`, naming the program and where it was read.
+fn naming(program: &SourceProgram, err: evodb_host::population::Error) -> evodb_host::population::Error {
+    use evodb_host::population::Error as E;
+    let named = |m: String| format!("{}: program `{}`: {m}", program.origin, shown(&program.id));
+    match err {
+        E::InvalidConfig(m) => E::InvalidConfig(named(m)),
+        E::InvalidInput(m) => E::InvalidInput(named(m)),
+        E::DuplicateId(m) => E::DuplicateId(named(m)),
+        E::CorruptDatabase(m) => E::CorruptDatabase(named(m)),
+        E::Io(m) => E::Io(m),
+    }
+}
+
 /// The evodb config the replay runs under (see the module's docs).
 fn run_config(source: &SourceRun) -> serde_json::Value {
     let mut per_island = vec![0u32; source.islands as usize];
@@ -142,12 +212,22 @@ fn run_config(source: &SourceRun) -> serde_json::Value {
     })
 }
 
-fn request(tool: &str, program: &SourceProgram) -> AddRequest {
-    let metrics = Metrics::new(program.metrics.iter().map(|(name, value)| (name.as_str(), *value)))
-        .expect("readers keep finite metrics only");
-    AddRequest {
+/// The program's `add`; its metrics are held to evodb's limits (at most 1,000, names of at most
+/// 256 bytes), the refusal naming where the program was read.
+fn request(tool: &str, program: &SourceProgram) -> Result<AddRequest, String> {
+    let metrics = Metrics::new(program.metrics.iter().map(|(name, value)| (name.as_str(), *value))).map_err(|e| {
+        let id = shown(&program.id);
+        match e {
+            // The field is the source's metric name (cut by the engine): quoted as the import quotes.
+            evodb_core::Error::InvalidInput { field, problem } => {
+                format!("{}: program `{id}`: `{}` {problem}", program.origin, shown(&field))
+            }
+            other => format!("{}: program `{id}`: {}", program.origin, other.to_string().replace('`', "'")),
+        }
+    })?;
+    Ok(AddRequest {
         id: Some(program.id.clone()),
-        code_path: format!("{tool}/{}.{}", program.id, program.extension),
+        code_path: format!("{tool}/{}.{}", file_name(&program.id), program.extension),
         target_code: program.code.clone(),
         parent_id: program.parent_id.clone().unwrap_or_else(|| evodb_core::ROOT_PARENT_ID.to_string()),
         metrics,
@@ -160,6 +240,39 @@ fn request(tool: &str, program: &SourceProgram) -> AddRequest {
         branch: None,
         commit: None,
         target: None,
+    })
+}
+
+/// Text of the source (an id, a metric name) as a message quotes it between backticks: a
+/// backtick of its own shown as `'`, line breaks as spaces, and no more than 60 characters.
+fn shown(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(60)
+        .map(|c| {
+            if c == '`' {
+                '\''
+            } else if c.is_control() {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    if text.chars().nth(60).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
+/// A program id as one plain file name for its `codePath` (an id is the source's text: a `/`
+/// or a leading `.` in it must not make the path point anywhere else).
+fn file_name(id: &str) -> String {
+    let name: String =
+        id.chars().map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
+    match name.starts_with('.') {
+        true => format!("_{name}"),
+        false => name,
     }
 }
 
@@ -224,6 +337,7 @@ mod tests {
     fn program(id: &str, parent: Option<&str>, iteration: u64) -> SourceProgram {
         SourceProgram {
             id: id.into(),
+            origin: String::new(),
             parent_id: parent.map(String::from),
             code: String::new(),
             extension: "py",
@@ -251,6 +365,13 @@ mod tests {
             program("c", Some("a"), 2),
         ];
         assert_eq!(ids(&programs), ["a", "b", "copy", "c"]);
+    }
+
+    #[test]
+    fn a_code_path_stays_one_file_name_whatever_the_id() {
+        assert_eq!(file_name("../../etc/passwd"), "_.._.._etc_passwd");
+        assert_eq!(file_name("gen-5_a.b"), "gen-5_a.b");
+        assert_eq!(file_name(".hidden"), "_.hidden");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use evodb_core::Status;
 use serde_json::{Value, json};
 
+use super::source::{Reading, directory_below, not_regular};
 use super::{SourceProgram, SourceRun, extension, island_within, json as py_json};
 use crate::failure::Failure;
 
@@ -16,9 +17,9 @@ const TOOL: &str = "openevolve";
 /// OpenEvolve's default `database.migration_interval` (a checkpoint does not record the config).
 const DEFAULT_MIGRATION_INTERVAL: u64 = 50;
 
-pub(super) fn read(path: &Path) -> Result<SourceRun, Failure> {
-    let checkpoint = checkpoint_dir(path)?;
-    let metadata = read_json(&checkpoint.join("metadata.json"))?;
+pub(super) fn read(path: &Path, reading: &Reading) -> Result<SourceRun, Failure> {
+    let checkpoint = checkpoint_dir(path, reading)?;
+    let metadata = read_json(&checkpoint.join("metadata.json"), reading)?;
     let mut island_of: HashMap<String, i64> = HashMap::new();
     let islands_listed = metadata.get("islands").and_then(Value::as_array).cloned().unwrap_or_default();
     for (island, members) in islands_listed.iter().enumerate() {
@@ -30,18 +31,31 @@ pub(super) fn read(path: &Path) -> Result<SourceRun, Failure> {
     let archive_size = metadata.get("archive").and_then(Value::as_array).map_or(0, Vec::len);
 
     let programs_dir = checkpoint.join("programs");
-    let mut files: Vec<PathBuf> = match fs::read_dir(&programs_dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect(),
-        Err(e) => return Err(Failure::BadInput(format!("cannot read `{}`: {e}", programs_dir.display()))),
-    };
+    if directory_below(&programs_dir)?.is_none() {
+        return Err(Failure::BadInput(format!(
+            "cannot read `{}`: it is not a directory; an OpenEvolve checkpoint keeps one file per program there",
+            programs_dir.display()
+        )));
+    }
+    let entries = fs::read_dir(&programs_dir)
+        .map_err(|e| Failure::BadInput(format!("cannot read `{}`: {e}", programs_dir.display())))?;
+    let mut files: Vec<PathBuf> = Vec::new();
+    for (n, entry) in entries.enumerate() {
+        if n % 1024 == 0 {
+            reading.check_time(&programs_dir)?;
+        }
+        let entry = entry.map_err(|e| Failure::BadInput(format!("cannot read `{}`: {e}", programs_dir.display())))?;
+        let file = entry.path();
+        if file.extension().is_some_and(|e| e == "json") {
+            reading.charge(file.as_os_str().len() as u64, &programs_dir)?;
+            files.push(file);
+        }
+    }
     files.sort();
     let mut warnings = Vec::new();
     let mut programs = Vec::with_capacity(files.len());
     for file in &files {
-        let value = read_json(file)?;
+        let value = read_json(file, reading)?;
         programs.push(program(&value, file, &island_of, islands)?);
     }
     let fitness = if programs.iter().all(|p| p.metrics.iter().any(|(name, _)| name == "combined_score")) {
@@ -65,7 +79,7 @@ pub(super) fn read(path: &Path) -> Result<SourceRun, Failure> {
     })
 }
 
-fn program(
+pub(super) fn program(
     value: &Value,
     file: &Path,
     island_of: &HashMap<String, i64>,
@@ -90,13 +104,14 @@ fn program(
     let island = island_of.get(id).copied().or_else(|| metadata.and_then(|m| m.get("island")).and_then(Value::as_i64));
     Ok(SourceProgram {
         id: id.to_string(),
+        origin: format!("`{}`", file.display()),
         parent_id,
         code: code.to_string(),
         extension: extension(text("language").unwrap_or("python")),
         metrics,
         island: island_within(island, islands),
         iteration: value.get("iteration_found").and_then(Value::as_u64).unwrap_or(0),
-        timestamp: value.get("timestamp").and_then(Value::as_f64).unwrap_or(0.0),
+        timestamp: value.get("timestamp").and_then(Value::as_f64).filter(|t| t.is_finite()).unwrap_or(0.0),
         changes: changes.join("\n"),
         status: Status::Accepted,
         reason: None,
@@ -105,19 +120,39 @@ fn program(
 }
 
 /// The checkpoint to read: `path` itself, or the latest `checkpoint_<N>` under it or under its
-/// `checkpoints/`.
-fn checkpoint_dir(path: &Path) -> Result<PathBuf, Failure> {
-    if path.join("metadata.json").is_file() {
+/// `checkpoints/`. Below `path`, nothing is reached through a link: a linked `checkpoint_<N>` is
+/// refused rather than passed over for an older one.
+fn checkpoint_dir(path: &Path, reading: &Reading) -> Result<PathBuf, Failure> {
+    if fs::symlink_metadata(path.join("metadata.json")).is_ok() {
         return Ok(path.to_path_buf());
     }
     for dir in [path.join("checkpoints"), path.to_path_buf()] {
-        let latest = fs::read_dir(&dir).ok().into_iter().flatten().filter_map(Result::ok).filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let n: u64 = name.strip_prefix("checkpoint_")?.parse().ok()?;
-            e.path().join("metadata.json").is_file().then(|| (n, e.path()))
-        });
-        if let Some((_, latest)) = latest.max_by_key(|(n, _)| *n) {
-            return Ok(latest);
+        if dir != path && directory_below(&dir)?.is_none() {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(&dir) else { continue };
+        let mut latest: Option<(u64, PathBuf, fs::FileType)> = None;
+        for (n, entry) in entries.enumerate() {
+            if n % 1024 == 0 {
+                reading.check_time(path)?;
+            }
+            let Ok(entry) = entry else { continue };
+            let Some(number) =
+                entry.file_name().to_str().and_then(|name| name.strip_prefix("checkpoint_")?.parse().ok())
+            else {
+                continue;
+            };
+            let Ok(kind) = entry.file_type() else { continue };
+            let candidate = kind.is_symlink()
+                || (kind.is_dir() && fs::symlink_metadata(entry.path().join("metadata.json")).is_ok());
+            if candidate && latest.as_ref().is_none_or(|(best, _, _)| number > *best) {
+                latest = Some((number, entry.path(), kind));
+            }
+        }
+        match latest {
+            Some((_, latest, kind)) if kind.is_symlink() => return Err(not_regular(&latest, kind)),
+            Some((_, latest, _)) => return Ok(latest),
+            None => {}
         }
     }
     Err(Failure::NotFound(format!(
@@ -127,9 +162,8 @@ fn checkpoint_dir(path: &Path) -> Result<PathBuf, Failure> {
     )))
 }
 
-fn read_json(path: &Path) -> Result<Value, Failure> {
-    let text =
-        fs::read_to_string(path).map_err(|e| Failure::BadInput(format!("cannot read `{}`: {e}", path.display())))?;
+fn read_json(path: &Path, reading: &Reading) -> Result<Value, Failure> {
+    let text = reading.read_text(path)?;
     py_json::parse(&text).map_err(|e| {
         Failure::BadInput(format!("`{}` is not valid JSON ({e}); is the checkpoint complete?", path.display()))
     })

@@ -124,6 +124,10 @@ const has = (...names) => (flags) => names.some((n) => flags[n] !== undefined);
  */
 function precheck(request) {
   const { island, planItem, target, ...intrinsic } = request;
+  // A program naming itself as its parent is refused by the database, after its duplicate-id
+  // check (an id in use is reported as that, as native evodb does): not a property of the
+  // request alone, so the scratch add does not see it.
+  if (intrinsic.id !== undefined && intrinsic.parentId === intrinsic.id) intrinsic.parentId = "0";
   const scratch = new Database({}, 0);
   try {
     engine(() => scratch.add(intrinsic, 0));

@@ -51,8 +51,10 @@ for iteration in range(1, iterations + 1):
     # Unclamped, to six places: no two programs tie for best (the tools break ties differently).
     score = round(parent.metrics["combined_score"] + rng.uniform(-0.15, 0.2), 6)
     metrics = {"combined_score": score, "accuracy": round(rng.random(), 4), "runtime_s": round(rng.uniform(0.5, 3), 3)}
-    if iteration % 9 == 0:
+    if iteration % 9 == 0 or iteration == iterations:
         # An evaluation that failed: OpenEvolve keeps the program with an error text among metrics.
+        # The last one is a failure too: the newest program always survives the population limit,
+        # so the fixture keeps one whatever order OpenEvolve prunes in.
         metrics = {"combined_score": 0.0, "error": "timed out after 30 s"}
     child = Program(
         id=f"p{iteration:03d}",

@@ -18,11 +18,10 @@
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use nix::fcntl::OFlag;
-
+use crate::files::open_regular;
 use crate::replace::{own_regular_file, replace_file, sync_dir};
 
 /// The target (symlinks resolved: the file itself is swapped, never the link) and its siblings.
@@ -81,14 +80,9 @@ impl TargetLock {
     pub fn acquire(path: &Path, mut waiting: impl FnMut()) -> io::Result<TargetLock> {
         let mut told = false;
         loop {
-            // Never through a symlink: a planted one would create files wherever it points.
-            let file = OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits())
-                .open(path)?;
-            own_regular_file(path)?;
+            // Never through a symlink (a planted one would create files wherever it points),
+            // never blocking on a FIFO: the rule every file evodb opens follows.
+            let file = open_regular(path, OpenOptions::new().create(true).truncate(false).write(true))?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(fs::TryLockError::WouldBlock) => {

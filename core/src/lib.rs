@@ -56,5 +56,5 @@ pub use config::{
 pub use counters::MAX_COUNTER;
 pub use error::{Error, Result};
 pub use metrics::Metrics;
-pub use rules::{DEFAULT_PROTECTED, policy_check};
+pub use rules::{DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};
 pub use state::{Database, Event, MAX_SEED, Program, code_hash};

@@ -39,6 +39,8 @@ fn setup() -> (Repo, TempDir, String, String) {
         ]);
         run.json()["id"].as_str().unwrap().to_string()
     };
+    // The run evolved the whole file: its first program is the file as committed.
+    added(ORIGINAL, "0.1");
     let best = added(BEST, "0.9");
     let other = added(OTHER, "0.5");
     (repo, scratch, best, other)
@@ -171,4 +173,69 @@ fn a_commit_git_refuses_puts_the_file_back() {
     assert!(run.stderr.contains("the file is restored") && run.stderr.contains("user.name"), "{}", run.stderr);
     assert_eq!(repo.state(), before);
     assert_eq!(commits(&repo), 1);
+}
+
+/// A module whose one function the run evolved (the seed skill stores the target's definition).
+const MODULE: &str = "\"\"\"Helpers.\"\"\"\nimport os\n\ndef f(x):\n    return x\n\ndef g():\n    return f(os.sep)\n";
+const F_FASTER: &str = "def f(x):\n    return x  # faster\n";
+
+/// Issue 37's regression: `apply` of a function-level program wrote the definition over the
+/// whole module. It now goes where its ancestor's definition stands, and the rest stays.
+#[test]
+fn a_definition_is_spliced_into_its_module_and_the_rest_stays() {
+    let repo = Repo::with(&[("src/m.py", MODULE)]);
+    let scratch = tempfile::tempdir().unwrap();
+    let db = scratch.path().join("db");
+    let db_arg = db.to_str().unwrap();
+    let seed =
+        evodb(&["seed", db_arg, "--codePath", "src/m.py", "--targetCode", ORIGINAL, "--metrics", r#"{"score": 0.1}"#]);
+    let parent = seed.json()["id"].as_str().unwrap().to_string();
+    let child = evodb(&[
+        "add",
+        db_arg,
+        "--codePath",
+        "src/m.py",
+        "--targetCode",
+        F_FASTER,
+        "--parentId",
+        &parent,
+        "--changes",
+        "faster",
+        "--metrics",
+        r#"{"score": 0.9}"#,
+    ]);
+    let child = child.json()["id"].as_str().unwrap().to_string();
+    let test = "grep -q 'import os' src/m.py && grep -q 'def g' src/m.py && grep -q faster src/m.py";
+    let run = apply(&repo, &db, &["--target", "src/m.py", "--test", test]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = stdout_json(&run);
+    assert_eq!((out["applied"].as_bool(), out["id"].as_str()), (Some(true), Some(child.as_str())));
+    assert_eq!((out["placement"].as_str(), out["replaced"].as_str()), (Some("definition"), Some(parent.as_str())));
+    assert_eq!(fs::read_to_string(repo.path("src/m.py")).unwrap(), MODULE.replace(ORIGINAL, F_FASTER));
+    assert_eq!(commits(&repo), 2);
+}
+
+/// A file the run cannot place the code in (no program is the file, none stands in it) is
+/// refused, not overwritten.
+#[test]
+fn a_file_no_program_stands_in_is_refused_and_kept() {
+    let repo = Repo::with(&[("src/m.py", "print('unrelated')\n")]);
+    let scratch = tempfile::tempdir().unwrap();
+    let db = scratch.path().join("db");
+    let seed = evodb(&[
+        "seed",
+        db.to_str().unwrap(),
+        "--codePath",
+        "m.py",
+        "--targetCode",
+        F_FASTER,
+        "--metrics",
+        r#"{"s": 1}"#,
+    ]);
+    seed.json();
+    let before = repo.state();
+    let run = apply(&repo, &db, &["--target", "src/m.py", "--test", "true"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("cannot tell where program") && run.stderr.contains("by hand"), "{}", run.stderr);
+    assert_eq!(repo.state(), before);
 }

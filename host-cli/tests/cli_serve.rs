@@ -70,6 +70,7 @@ fn strs(args: &[String]) -> Vec<&str> {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
 fn a_served_run_answers_what_the_run_holds() {
     let Some(cluster) = Cluster::start() else { return };
     let url = cluster.url();

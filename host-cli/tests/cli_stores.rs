@@ -288,6 +288,7 @@ fn every_case_on_a_directory() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
 fn every_case_on_postgres_and_its_faults() {
     let Some(cluster) = Cluster::start() else { return };
     run_cases("postgres", |name| Store::Postgres { cluster: &cluster, run: name.to_string() });

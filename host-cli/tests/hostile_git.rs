@@ -212,6 +212,9 @@ fn apply_fixture() -> (Sandbox, Repo, PathBuf) {
     let sandbox = Sandbox::new();
     let repo = Repo::with(&[("src/f.py", SEED), ("README", "project\n"), (".gitignore", "ignored.py\n")]);
     let db = sandbox.path("db");
+    // The run evolved the whole file: its first program is the file as committed.
+    let first = ["add", db.to_str().unwrap(), "--codePath", "c.py", "--targetCode", SEED, "--parentId", "0"];
+    evodb(&[&first[..], &["--changes", "c", "--metrics", r#"{"score": 0.1}"#]].concat()).json();
     let run = evodb(&[
         "add",
         db.to_str().unwrap(),

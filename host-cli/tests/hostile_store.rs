@@ -1150,6 +1150,7 @@ fn serve_cases(cluster: &Arc<Cluster>) -> Vec<Case> {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
 fn catalogue_on_postgres() {
     let Some(cluster) = Cluster::start() else { return };
     let cluster = Arc::new(cluster);

@@ -1,16 +1,18 @@
 //! The rules of a run, each in its own module as `impl Database` blocks over the state: how a
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
-//! candidate, how a batch is planned, when a run should stop, and the file policy a candidate's
-//! changes must pass.
+//! candidate, how a batch is planned, when a run should stop, the file policy a candidate's
+//! changes must pass, and where `apply` puts a program's code in the user's file.
 
 mod memory;
 mod migration;
 mod operators;
+mod placement;
 mod planning;
 mod policy;
 mod pruning;
 mod sampling;
 mod stopping;
 
+pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};

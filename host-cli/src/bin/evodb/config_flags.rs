@@ -2,16 +2,55 @@
 //! in as JSON (a number stays a number, anything else becomes a string), so every range and
 //! type check — and its message naming the field — stays in the engine.
 
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
 use serde_json::{Map, Value, json};
 
-use crate::args::InitArgs;
 use crate::failure::Failure;
+use crate::input::read_text;
+use crate::matches::{list, optional};
 
-pub fn config_json(args: &InitArgs) -> Result<String, Failure> {
+/// `init`'s config flags. Values are passed to the engine as JSON (a number stays a number,
+/// anything else is a string), so its validation names the field.
+#[derive(Debug)]
+pub struct ConfigFlags {
+    pub config: Option<PathBuf>,
+    /// The top-level scalar options given, as (JSON key, flag value), in the table's order.
+    pub scalars: Vec<(&'static str, String)>,
+    pub fitness: Option<String>,
+    pub directions: Vec<String>,
+    pub features: Option<String>,
+    pub operators: Option<String>,
+    pub dedupe: bool,
+    /// The `stopping` rules given, as (JSON key, flag value).
+    pub stopping: Vec<(&'static str, String)>,
+}
+
+impl ConfigFlags {
+    pub fn from_matches(m: &ArgMatches) -> ConfigFlags {
+        let given = |flags: &'static [evodb_cli_spec::Flag]| {
+            flags.iter().filter_map(|flag| optional::<String>(m, flag.name).map(|value| (flag.name, value))).collect()
+        };
+        ConfigFlags {
+            config: optional(m, "config"),
+            scalars: given(CONFIG_SCALARS),
+            fitness: optional(m, "fitness"),
+            directions: list(m, "direction"),
+            features: optional(m, "features"),
+            operators: optional(m, "operators"),
+            dedupe: m.get_flag("dedupe"),
+            stopping: given(STOPPING_RULES),
+        }
+    }
+}
+
+pub fn config_json(args: &ConfigFlags) -> Result<String, Failure> {
     let mut config = match &args.config {
         None => Map::new(),
         Some(path) => {
-            let text = crate::commands::read_text("--config", path)?;
+            let text = read_text("--config", path)?;
             match serde_json::from_str(&text) {
                 Ok(Value::Object(map)) => map,
                 Ok(_) => {

@@ -1,5 +1,6 @@
 //! Every way a command fails, each with its documented exit code (the table's exit codes, `evodb_cli_spec::CLI.exit_codes`).
 
+use evodb_host::trial::{ErrorKind, TrialError};
 use evodb_host::{HostError, population};
 
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +53,29 @@ impl From<HostError> for Failure {
             | HostError::AddressSpace(_) => Failure::Limit(message),
             HostError::Trap(_) => Failure::Internal(message),
         }
+    }
+}
+
+/// `trial`, `apply`: the trial's taxonomy, one exit code each (a report that comes with the
+/// error is the reply's, `Reply::from(TrialError)`).
+impl From<TrialError> for Failure {
+    fn from(err: TrialError) -> Failure {
+        match err.kind {
+            ErrorKind::Usage => Failure::Usage(err.message),
+            ErrorKind::NotFound => Failure::NotFound(err.message),
+            ErrorKind::BadInput => Failure::BadInput(err.message),
+            ErrorKind::Timeout => Failure::Limit(err.message),
+            ErrorKind::Retry => Failure::Retry(err.message),
+            ErrorKind::Io => Failure::Io(err.message),
+            ErrorKind::Internal => Failure::Internal(err.message),
+        }
+    }
+}
+
+/// The core's refusal of an input (a request, a config): the message names the field.
+impl From<evodb_core::Error> for Failure {
+    fn from(err: evodb_core::Error) -> Failure {
+        Failure::BadInput(err.to_string())
     }
 }
 

@@ -6,16 +6,15 @@
 //! best or a parent (the AlphaEvolve strategy's memory), and a candidate that edited the
 //! benchmark has a fitness nobody should trust. An error joins no island.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use clap::ArgMatches;
 use evodb_core::policy_check;
 use evodb_host::trial::git::{git, repository_of};
-use evodb_host::views as output;
 use serde_json::{Map, Value, json};
 
-use crate::args::DbArg;
-use crate::commands::{Printed, database_json};
 use crate::failure::Failure;
+use crate::matches::optional;
 use crate::session::Runtime;
 
 /// `add`'s git-mode flags.
@@ -38,6 +37,15 @@ pub struct GitCandidate {
 }
 
 impl GitArgs {
+    pub fn from_matches(m: &ArgMatches) -> GitArgs {
+        GitArgs {
+            branch: optional(m, "branch"),
+            commit: optional(m, "commit"),
+            target: optional(m, "target"),
+            protected: optional(m, "protected"),
+        }
+    }
+
     /// Whether any git-mode flag was given.
     pub fn is_on(&self) -> bool {
         !self.is_empty()
@@ -126,7 +134,7 @@ impl GitCandidate {
     pub fn apply(
         &self,
         runtime: &Runtime,
-        db: &DbArg,
+        db: &Path,
         fields: &mut Map<String, Value>,
     ) -> Result<Option<String>, Failure> {
         if let Some(branch) = &self.branch {
@@ -176,91 +184,17 @@ impl GitCandidate {
 }
 
 /// The commit recorded with the live program `parent`, if any.
-fn parent_commit(runtime: &Runtime, db: &DbArg, parent: &str) -> Result<Option<String>, Failure> {
+fn parent_commit(runtime: &Runtime, db: &Path, parent: &str) -> Result<Option<String>, Failure> {
     if parent.is_empty() {
         return Ok(None);
     }
-    let database = database_json(runtime, &db.db)?;
+    let database = runtime.database_json(db)?;
     stored_commit(&database["programs"][parent], parent)
-}
-
-/// `evodb git-tidy`'s arguments.
-#[derive(Debug)]
-pub struct GitTidyArgs {
-    pub db: DbArg,
-    pub prefix: String,
-    pub dry_run: bool,
-}
-
-/// `evodb git-tidy`: the best's commit tagged `best-gen-N`, the branches of programs gone deleted.
-pub fn tidy(runtime: &Runtime, args: GitTidyArgs) -> Result<Printed, Failure> {
-    let cwd = std::env::current_dir().map_err(|e| Failure::Io(format!("cannot read the current directory: {e}")))?;
-    let repo = repository_of(&cwd).ok_or_else(|| {
-        Failure::Usage(format!("git-tidy works in the run's repository, and `{}` is in none", cwd.display()))
-    })?;
-    if args.prefix.trim_end_matches('/').is_empty() {
-        return Err(Failure::Usage("--prefix is empty; pass the run's branch prefix, e.g. evo/run-1/".into()));
-    }
-    let database = database_json(runtime, &args.db.db)?;
-    let programs = database["programs"].as_object().cloned().unwrap_or_default();
-
-    // 1. best-gen-N on the best's commit.
-    let rounds = database["evodb"]["rounds"].as_u64().unwrap_or(0);
-    let best_id = database["bestProgramId"].as_str().unwrap_or_default();
-    let best_commit = match programs.get(best_id) {
-        Some(best) => stored_commit(best, best_id)?,
-        None => None,
-    };
-    let best_commit = best_commit.as_deref();
-    let tagged = match (rounds.checked_sub(1), best_commit) {
-        (Some(generation), Some(commit)) => {
-            let tag = format!("best-gen-{generation}");
-            let exists =
-                git(&repo, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("refs/tags/{tag}")])
-                    .is_ok();
-            if !exists && !args.dry_run {
-                git(&repo, &["tag", "--end-of-options", &tag, commit]).map_err(Failure::Io)?;
-            }
-            (!exists).then(|| json!({"tag": tag, "commit": commit, "id": best_id}))
-        }
-        _ => None,
-    };
-
-    // 2. Branches under the prefix that nothing live or pending names.
-    let mut wanted: Vec<String> = programs.values().filter_map(|p| p["branch"].as_str().map(String::from)).collect();
-    for item in database["evodb"]["pending"].as_array().into_iter().flatten() {
-        if let Some(name) = item["name"].as_str() {
-            wanted.push(format!("{}{name}", args.prefix));
-        }
-        if let Some(branch) = item["held"]["request"]["branch"].as_str() {
-            wanted.push(branch.to_string());
-        }
-    }
-    let pattern = format!("refs/heads/{}", args.prefix);
-    let listed = git(&repo, &["for-each-ref", "--format=%(refname:short)", &pattern]).map_err(Failure::Io)?;
-    let (mut deleted, mut kept, mut warnings) = (Vec::new(), Vec::new(), Vec::new());
-    for branch in listed.lines().filter(|b| b.starts_with(&args.prefix)) {
-        if wanted.iter().any(|w| w == branch) {
-            kept.push(branch.to_string());
-            continue;
-        }
-        if !args.dry_run
-            && let Err(e) = git(&repo, &["branch", "-D", "--quiet", "--end-of-options", branch])
-        {
-            // Checked out here or in another worktree: git keeps it, and so do we.
-            warnings.push(format!("kept `{branch}`: {e}"));
-            kept.push(branch.to_string());
-            continue;
-        }
-        deleted.push(branch.to_string());
-    }
-    let stdout = output::json(&json!({"tagged": tagged, "deleted": deleted, "kept": kept, "dryRun": args.dry_run}));
-    Ok(Printed { stdout, warnings })
 }
 
 /// A program's stored `commit`, checked again before it reaches git: a load already refuses an
 /// option-shaped one, and this keeps git safe from a file written by an older evodb.
-fn stored_commit(program: &Value, id: &str) -> Result<Option<String>, Failure> {
+pub fn stored_commit(program: &Value, id: &str) -> Result<Option<String>, Failure> {
     let Some(commit) = program["commit"].as_str() else { return Ok(None) };
     match evodb_core::commit_problem(commit) {
         None => Ok(Some(commit.to_string())),

@@ -1,39 +1,44 @@
 //! `evodb`: the population database of LLM-driven evolutionary code search, as a CLI that runs
 //! the evodb component under wasmtime. `evodb --help` lists the commands; see the README.
 
-mod apply;
-mod args;
+// The floor plan, top down: `main` parses, forwards to `evodb serve` or runs, and prints;
+// `forward` (a command answered by `evodb serve`) stands on `cli` (the typed command line and
+// its one dispatch), which stands on `commands` (one module per command); the modules below
+// them are shared by the commands and know none of them. `floor_plan.rs` checks it.
+mod cli;
 mod commands;
-mod config_flags;
-mod copy;
-mod demo;
-mod failure;
-mod git_mode;
-mod import;
-mod location;
-mod notes;
-mod parser;
-mod serve;
-mod session;
-mod skill;
-mod strategy;
-mod trial;
-mod view;
+mod forward;
 
+mod candidate;
+mod config_flags;
+mod context;
+mod git_mode;
+mod install;
+mod serve_protocol;
+mod session;
+
+mod failure;
+mod input;
+mod location;
+mod matches;
+mod parser;
+mod reply;
+
+#[cfg(test)]
+mod floor_plan;
+
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use std::ffi::OsString;
-
 use evodb_host::postgres::{redact_passwords, shown_location};
 
-use crate::args::Command;
-use crate::serve::Reply;
-use crate::session::Runtime;
+use crate::context::Context;
+use crate::reply::Output;
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
-    let cli = match args::parse(argv.clone()) {
+    let cli = match cli::parse(argv.clone()) {
         Ok(cli) => cli,
         Err(err) => {
             // --help and --version print to stdout and succeed; anything else is a usage error,
@@ -46,25 +51,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(reply) = serve::forward(&cli, &argv) {
-        return print(&reply, &argv);
+    if let Some(output) = forward::forward(&cli, &argv) {
+        return print(&output, &argv);
     }
-    let result = match cli.command {
-        // The commands that need no component.
-        Command::Trial(args) => trial::run(args),
-        Command::View(args) => view::run(args, &cli.store, &cli.sandbox),
-        Command::Skill(args) => skill::run(args),
-        Command::Serve(args) => serve::run(&cli.sandbox, cli.store, args),
-        command => Runtime::start(&cli.sandbox, cli.store).and_then(|runtime| commands::run(&runtime, command)),
-    };
-    print(&Reply::of(result), &argv)
+    let ctx = Context::new(cli.sandbox, cli.store, forward::answer);
+    print(&Output::of(cli.command.run(&ctx)), &argv)
 }
 
-fn print(reply: &Reply, argv: &[OsString]) -> ExitCode {
-    eprint!("{}", scrub(&reply.stderr, argv));
+fn print(output: &Output, argv: &[OsString]) -> ExitCode {
+    eprint!("{}", scrub(&output.stderr, argv));
     // A closed pipe (`evodb history db | head`) is not an error worth reporting.
-    let _ = std::io::stdout().lock().write_all(reply.stdout.as_bytes());
-    ExitCode::from(reply.exit)
+    let _ = std::io::stdout().lock().write_all(output.stdout.as_bytes());
+    ExitCode::from(output.exit)
 }
 
 /// A message as it may be printed: no message should hold a password, and this is the last line

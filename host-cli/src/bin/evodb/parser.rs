@@ -74,7 +74,7 @@ fn flag_arg(spec: &'static Flag) -> Arg {
     }
 }
 
-/// The typed value clap hands to `args.rs` (which reads it back with the same type).
+/// The typed value clap hands to the command modules (which reads it back with the same type).
 fn parser(value: Value) -> ValueParser {
     match value {
         Value::Switch => ValueParser::bool(),

@@ -12,9 +12,17 @@ use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, emb
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
-use crate::args::SandboxArgs;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
+
+/// `--timeBudgetMs` and `--memoryLimitMb`: the sandbox every component call runs in.
+#[derive(Clone, Debug)]
+pub struct SandboxArgs {
+    /// Wall-time budget of each database operation, in milliseconds.
+    pub time_budget_ms: u64,
+    /// Memory cap of the component, in MiB.
+    pub memory_limit_mb: u64,
+}
 
 /// The engine with the component loaded: once per process.
 pub struct Runtime {
@@ -61,6 +69,14 @@ impl Runtime {
     /// password).
     pub fn keeps_warm(&self, run: &PgRun) -> bool {
         self.served.as_ref().is_some_and(|served| served.run.identity() == run.identity())
+    }
+
+    /// The database at `db` as `database.json`'s JSON value (read-only): for the host-side
+    /// commands that look at programs' fields (`apply`, git mode).
+    pub fn database_json(&self, db: &Path) -> Result<serde_json::Value, Failure> {
+        let format = evodb_host::views::wit(evodb_core::ExportFormat::Json);
+        let text = self.open(db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
+        serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))
     }
 
     /// The location `<dbPath>` names: a directory, or a run with `--store`/a `postgres://` URL.

@@ -112,13 +112,13 @@ fn base_argv(path: &[&'static str], table: &'static evodb_cli_spec::Command) -> 
 }
 
 fn parsed(argv: &[String]) -> String {
-    match crate::args::parse(argv) {
+    match crate::cli::parse(argv) {
         Ok(cli) => format!("{cli:?}"),
         Err(err) => panic!("{argv:?} does not parse: {err}"),
     }
 }
 
-/// Each flag and positional, given or changed, changes what the command receives: so `args.rs`
+/// Each flag and positional, given or changed, changes what the command receives: so `cli.rs` and the command modules
 /// reads every one of them with the table's type (a wrong type or name would panic or be lost).
 fn check_reaches(path: &[&'static str], table: &'static evodb_cli_spec::Command) -> usize {
     if !table.subcommands.is_empty() {

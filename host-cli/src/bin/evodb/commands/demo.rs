@@ -7,21 +7,50 @@
 //! on the same `--out` and it resumes where the last run stopped.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use clap::ArgMatches;
 
 use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK, seed_request};
 use evodb_core::{BestProgram, Metrics, Sample};
 use evodb_host::views as output;
 use evodb_host::{Access, population as wit};
 
-use crate::args::DemoArgs;
-use crate::commands::Printed;
+use crate::context::Context;
 use crate::failure::Failure;
-
+use crate::matches::required;
+use crate::reply::Reply;
 use crate::session::{Runtime, ok};
 
-pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
-    let DemoArgs { iterations, seed, out, config, landscape } = args;
+#[derive(Debug)]
+pub struct Args {
+    pub iterations: u64,
+    /// `--rngSeed`: the seed of the database and of the built-in mutator.
+    pub seed: u64,
+    pub out: PathBuf,
+    pub config: String,
+    pub landscape: String,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            iterations: required(m, "iterations"),
+            seed: required(m, "rngSeed"),
+            out: required(m, "out"),
+            config: required(m, "config"),
+            landscape: required(m, "landscape"),
+        }
+    }
+
+    /// The run's story, a line per step, is the reply (the demo takes well under a second).
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        demo(ctx.runtime()?, self)
+    }
+}
+
+fn demo(runtime: &Runtime, Args { iterations, seed, out, config, landscape }: Args) -> Result<Reply, Failure> {
+    let mut story: Vec<String> = Vec::new();
     let landscape: Landscape = serde_json::from_str(&landscape)
         .map_err(|e| Failure::BadInput(format!("--landscape: {e}; e.g. '{{\"terms\":4,\"ruggedness\":0.5}}'")))?;
     landscape.validate().map_err(|e| Failure::BadInput(format!("--landscape: {e}")))?;
@@ -40,7 +69,7 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
         let metrics = request.metrics.clone();
         let request: wit::AddRequest = output::wit(request);
         let seeded = session.write(|m, st, db| m.call_add(st, db, &request, START_CLOCK))?;
-        println!("Seeded {} | {}", seeded.id, format_metrics(&metrics));
+        story.push(format!("Seeded {} | {}", seeded.id, format_metrics(&metrics)));
         1
     } else {
         // The best program, not the initial program: pruning may have deleted the latter.
@@ -51,7 +80,7 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
                 database_dir.display()
             )));
         }
-        println!("Resuming {} at iteration {}", database_dir.display(), info.last_iteration);
+        story.push(format!("Resuming {} at iteration {}", database_dir.display(), info.last_iteration));
         info.last_iteration
     };
 
@@ -66,31 +95,40 @@ pub fn run(runtime: &Runtime, args: DemoArgs) -> Result<Printed, Failure> {
         let (metrics, changes) = (request.metrics.clone(), request.changes.clone());
         let request: wit::AddRequest = output::wit(request);
         let outcome = session.write(|m, st, db| m.call_add(st, db, &request, clock))?;
-        println!(
+        story.push(format!(
             "Iteration {}/{} | {} | best: {:.3}",
             i - first + 1,
             iterations,
             format_metrics(&metrics),
             outcome.best_metrics.as_ref().map_or(0.0, mean)
-        );
-        println!("  Δ {changes}");
+        ));
+        story.push(format!("  Δ {changes}"));
     }
 
     let stats = session.read(|m, st, db| ok(m.call_stats(st, db)))?;
     let best = session.read(|m, st, db| ok(m.call_best(st, db)))?;
-    println!("\nEvolution complete.");
+    story.push("\nEvolution complete.".into());
     if let (Some(baseline), Some(best_fitness)) = (stats.baseline_fitness, stats.best_fitness) {
         let percent = if baseline > 0.0 { (best_fitness - baseline) / baseline * 100.0 } else { 0.0 };
-        println!("Baseline → best fitness: {baseline:.3} → {best_fitness:.3} ({percent:+.0}%)");
+        story.push(format!("Baseline → best fitness: {baseline:.3} → {best_fitness:.3} ({percent:+.0}%)"));
     }
     if let Some(best) = output::core::<_, Option<BestProgram>>(best) {
-        println!("Best: {} (iteration {}, id {})", output::json(&best.metrics), best.iteration_found, best.id);
-        println!("Strategy that worked best: {}", best.changes);
+        story.push(format!(
+            "Best: {} (iteration {}, id {})",
+            output::json(&best.metrics),
+            best.iteration_found,
+            best.id
+        ));
+        story.push(format!("Strategy that worked best: {}", best.changes));
     }
-    println!("Database: {} ({} programs)", database_dir.join("database.json").display(), stats.program_count);
+    story.push(format!(
+        "Database: {} ({} programs)",
+        database_dir.join("database.json").display(),
+        stats.program_count
+    ));
     let me = std::env::args().next().unwrap_or_else(|| "evodb".into());
-    println!("Next: {me} info {}", database_dir.display());
-    Ok(Printed { stdout: String::new(), warnings: Vec::new() })
+    story.push(format!("Next: {me} info {}", database_dir.display()));
+    Ok(Reply::from(story.join("\n")))
 }
 
 /// The seed's fitness: the mean of the metrics.

@@ -29,12 +29,45 @@ use evodb_host::views::{core, wit};
 use serde_json::json;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::args::{ImportArgs, ImportSource};
-use crate::commands::Printed;
+use clap::ArgMatches;
+
+use crate::context::Context;
 use crate::failure::Failure;
+use crate::matches::{required, subcommand};
+use crate::reply::Reply;
 use crate::session::Runtime;
+
+/// `evodb import <tool> <source> <dbPath>`.
+#[derive(Debug)]
+pub struct Args {
+    pub source: Tool,
+    pub from: PathBuf,
+    pub db: PathBuf,
+}
+
+/// The tools whose runs evodb reads.
+#[derive(Debug, Clone, Copy)]
+pub enum Tool {
+    OpenEvolve,
+    Shinka,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        let (source, m) = match subcommand(m) {
+            ("openevolve", m) => (Tool::OpenEvolve, m),
+            ("shinka", m) => (Tool::Shinka, m),
+            (other, _) => unreachable!("the table's command `import {other}` has no arguments here"),
+        };
+        Args { source, from: required(m, "source"), db: required(m, "dbPath") }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        import(ctx.runtime()?, self)
+    }
+}
 
 /// A run as another tool stored it, read into evodb's terms.
 #[derive(Debug, Default)]
@@ -73,11 +106,11 @@ struct SourceProgram {
     operator: Option<Operator>,
 }
 
-pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
+fn import(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
     let reading = source::Reading::new(&runtime.sandbox);
     let source = match args.source {
-        ImportSource::OpenEvolve => openevolve::read(&args.from, &reading)?,
-        ImportSource::Shinka => shinka::read(&args.from, &reading)?,
+        Tool::OpenEvolve => openevolve::read(&args.from, &reading)?,
+        Tool::Shinka => shinka::read(&args.from, &reading)?,
     };
     if source.programs.is_empty() {
         return Err(Failure::BadInput(format!(
@@ -129,7 +162,7 @@ pub fn run(runtime: &Runtime, args: ImportArgs) -> Result<Printed, Failure> {
         "islands": source.islands,
         "bestProgramId": best,
     });
-    Ok(Printed { stdout: printed.to_string(), warnings })
+    Ok(Reply { stdout: printed.to_string(), warnings, failure: None })
 }
 
 /// Each program's add with the clock it is replayed at (and its index), in replay order.

@@ -4,21 +4,40 @@
 //! destination must hold no database, and is written in one commit.
 
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use clap::ArgMatches;
 
 use evodb_host::Access;
 use evodb_host::postgres::{Form, form};
 use serde_json::json;
 
-use crate::args::CopyArgs;
-use crate::commands::Printed;
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
-use crate::session::Runtime;
+use crate::matches::required;
+use crate::reply::Reply;
 
-pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed, Failure> {
+#[derive(Debug)]
+pub struct Args {
+    pub src: PathBuf,
+    pub dst: PathBuf,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { src: required(m, "src"), dst: required(m, "dst") }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        copy(ctx, self)
+    }
+}
+
+fn copy(ctx: &Context, Args { src, dst }: Args) -> Result<Reply, Failure> {
     // `--run` names the PostgreSQL side, whichever it is.
-    let sides = StoreArgs { store: None, env_store: None, ..runtime.store_args.clone() };
+    let sides = StoreArgs { store: None, env_store: None, ..ctx.store.clone() };
+    let runtime = ctx.runtime()?;
     let (from, to) = (locate(&sides, &src)?, locate(&sides, &dst)?);
     if matches!((&from, &to), (Location::Postgres(_), Location::Postgres(_))) {
         return Err(Failure::Usage(
@@ -54,7 +73,7 @@ pub fn run(runtime: &Runtime, CopyArgs { src, dst }: CopyArgs) -> Result<Printed
     let events = history.lines().count();
     let (from, to) = (plain(&from_shown), plain(&to_shown));
     let printed = json!({"copied": true, "from": from, "to": to, "bytes": database.len(), "events": events});
-    Ok(Printed::from(printed.to_string()))
+    Ok(Reply::from(printed.to_string()))
 }
 
 /// A directory's shown form without the backticks messages quote it in.

@@ -7,22 +7,25 @@ use std::path::{Path, PathBuf};
 
 use evodb_host::replace::replace_file;
 
-use evodb_core::BestProgram;
+use evodb_core::{BestProgram, FilePlacement, Placed, place_in_target};
 use evodb_host::Access;
 use evodb_host::trial::{self, Candidate, Isolation, Spec, git};
 use evodb_host::views::{self as output, core};
 use serde_json::{Value, json};
 
-use crate::args::DbArg;
-use crate::commands::{Printed, database_json};
+use clap::ArgMatches;
+
+use crate::context::Context;
 use crate::failure::Failure;
+use crate::input::timeout_of;
+use crate::matches::{optional, required};
+use crate::reply::Reply;
 use crate::session::{Runtime, ok};
-use crate::trial::{failure_of, timeout_of};
 
 /// `evodb apply`'s arguments (their help is in the command-line table, `evodb_cli_spec`).
 #[derive(Debug)]
-pub struct ApplyArgs {
-    pub db: DbArg,
+pub struct Args {
+    pub db: PathBuf,
     pub id: Option<String>,
     pub target: PathBuf,
     pub test: String,
@@ -39,7 +42,25 @@ struct Chosen {
     changes: String,
 }
 
-pub fn run(runtime: &Runtime, args: ApplyArgs) -> Result<Printed, Failure> {
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            db: required(m, "dbPath"),
+            id: optional(m, "id"),
+            target: required(m, "target"),
+            test: required(m, "test"),
+            setup: optional(m, "setup"),
+            timeout_sec: required(m, "timeoutSec"),
+            message: optional(m, "message"),
+        }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        apply(ctx.runtime()?, self)
+    }
+}
+
+fn apply(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
     let timeout = timeout_of(args.timeout_sec)?;
     let (repo, target) = target_in_repository(&args.target)?;
     let chosen = choose(runtime, &args.db, args.id.as_deref())?;
@@ -50,18 +71,40 @@ pub fn run(runtime: &Runtime, args: ApplyArgs) -> Result<Printed, Failure> {
         )));
     }
     let original = fs::read(&target).map_err(|e| Failure::Io(format!("cannot read `{}`: {e}", target.display())))?;
-    let answer = |applied: bool, commit: Option<&str>, trial: Option<&Value>| json!({"applied": applied, "id": chosen.id, "target": target.display().to_string(), "commit": commit, "trial": trial});
-    if original == chosen.code.as_bytes() {
-        return Ok(Printed {
-            stdout: output::json(&answer(false, None, None)),
-            warnings: vec![format!("`{}` already holds program `{}`; nothing to commit", target.display(), chosen.id)],
-        });
-    }
+    let answer = |applied: bool, commit: Option<&str>, trial: Option<&Value>, placed: Option<&Placed>| {
+        let (placement, replaced) = match placed.map(|placed| &placed.placement) {
+            Some(FilePlacement::WholeFile { replaced }) => (Some("wholeFile"), Some(replaced)),
+            Some(FilePlacement::Definition { replaced }) => (Some("definition"), Some(replaced)),
+            None => (None, None),
+        };
+        json!({"applied": applied, "id": chosen.id, "target": target.display().to_string(), "placement": placement, "replaced": replaced, "commit": commit, "trial": trial})
+    };
+    let file = String::from_utf8(original.clone()).map_err(|_| {
+        Failure::BadInput(format!(
+            "--target `{}` is not UTF-8 text, and programs are; pass the evolved file",
+            target.display()
+        ))
+    })?;
+    let programs = runtime.database_json(&args.db)?;
+    let nearest_first = nearest_first(&programs["programs"], &chosen.id);
+    let placed = place_in_target(&file, &chosen.code, &nearest_first).map_err(|why| {
+        Failure::BadInput(format!(
+            "cannot tell where program `{}` goes in `{}`: {why}. apply writes a program over a file that is one of \
+             the run's programs, or in place of the one program's definition it finds in it; copy the code from \
+             `evodb best` by hand",
+            chosen.id,
+            target.display()
+        ))
+    })?;
+    let Some(placed) = placed else {
+        let warning = format!("`{}` already holds program `{}`; nothing to commit", target.display(), chosen.id);
+        return Ok(Reply::json(&answer(false, None, None, None)).warned(vec![warning]));
+    };
 
     trial::install_interrupt_handler().map_err(|e| Failure::Internal(e.message))?;
     let spec = Spec {
         target: target.clone(),
-        candidate: Candidate::Code(chosen.code.clone().into_bytes()),
+        candidate: Candidate::Code(placed.contents.clone().into_bytes()),
         test: Some(args.test),
         bench: None,
         score_key: "score".into(),
@@ -71,27 +114,30 @@ pub fn run(runtime: &Runtime, args: ApplyArgs) -> Result<Printed, Failure> {
         setup: args.setup,
         isolation: Isolation::Worktree,
     };
-    let report = trial::run(&spec, &mut |note| eprintln!("{note}")).map_err(failure_of)?;
+    let report = match trial::run(&spec, &mut |note| eprintln!("{note}")) {
+        Ok(report) => report,
+        Err(err) => return Ok(Reply::from(err)),
+    };
     if report["passed"] != true {
-        println!("{}", output::json(&answer(false, None, Some(&report))));
         let tests = &report["tests"];
         let how = match (tests["timedOut"].as_bool(), tests["exitCode"].as_i64()) {
             (Some(true), _) => "timed out".to_string(),
             (_, Some(code)) => format!("exit code {code}"),
             _ => "killed".to_string(),
         };
-        return Err(Failure::BadInput(format!(
+        let failure = Failure::BadInput(format!(
             "the tests fail with program `{}` in place ({how}; see trial.tests.output); nothing was changed",
             chosen.id
-        )));
+        ));
+        return Ok(Reply::failed(output::json(&answer(false, None, Some(&report), Some(&placed))), failure));
     }
 
-    write_keeping_mode(&target, chosen.code.as_bytes())?;
+    write_keeping_mode(&target, placed.contents.as_bytes())?;
     let message = args.message.unwrap_or_else(|| {
         format!("evodb: apply program {}\n\nmetrics: {}\nchanges: {}\n", chosen.id, chosen.metrics, chosen.changes)
     });
     match git::commit_only(&repo, &target, &message) {
-        Ok(commit) => Ok(output::json(&answer(true, Some(&commit), Some(&report))).into()),
+        Ok(commit) => Ok(Reply::json(&answer(true, Some(&commit), Some(&report), Some(&placed)))),
         Err(e) => {
             write_keeping_mode(&target, &original)?;
             Err(Failure::Io(format!("cannot commit `{}` (the file is restored): {e}", target.display())))
@@ -140,9 +186,9 @@ fn target_in_repository(given: &Path) -> Result<(PathBuf, PathBuf), Failure> {
 }
 
 /// The best program, or the live program with `id`.
-fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Failure> {
+fn choose(runtime: &Runtime, db: &Path, id: Option<&str>) -> Result<Chosen, Failure> {
     let Some(id) = id else {
-        let best = runtime.open(&db.db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
+        let best = runtime.open(db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
         let best = core::<_, Option<BestProgram>>(best)
             .ok_or_else(|| Failure::NotFound("the database holds no program yet; nothing to apply".into()))?;
         return Ok(Chosen {
@@ -152,7 +198,7 @@ fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Fai
             changes: best.changes.to_string(),
         });
     };
-    let database = database_json(runtime, &db.db)?;
+    let database = runtime.database_json(db)?;
     let program = database["programs"].get(id).ok_or_else(|| {
         Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
     })?;
@@ -162,6 +208,28 @@ fn choose(runtime: &Runtime, db: &DbArg, id: Option<&str>) -> Result<Chosen, Fai
         metrics: program["metrics"].clone(),
         changes: program["changes"].as_str().unwrap_or_default().to_string(),
     })
+}
+
+/// The run's programs as (id, code): `id`'s ancestors nearest first (itself included), then
+/// every other program, for `place_in_target`.
+fn nearest_first<'a>(programs: &'a Value, id: &str) -> Vec<(&'a str, &'a str)> {
+    let Some(all) = programs.as_object() else { return Vec::new() };
+    let code = |program: &'a Value| program["targetCode"].as_str().unwrap_or_default();
+    let mut ordered: Vec<(&'a str, &'a str)> = Vec::new();
+    let mut at = all.get_key_value(id);
+    while let Some((key, program)) = at {
+        if ordered.iter().any(|(seen, _)| *seen == key.as_str()) {
+            break;
+        }
+        ordered.push((key.as_str(), code(program)));
+        at = program["parentId"].as_str().and_then(|parent| all.get_key_value(parent));
+    }
+    for (key, program) in all {
+        if !ordered.iter().any(|(seen, _)| *seen == key.as_str()) {
+            ordered.push((key.as_str(), code(program)));
+        }
+    }
+    ordered
 }
 
 /// Replaces `path` whole (a temporary sibling created new, renamed over it), keeping its

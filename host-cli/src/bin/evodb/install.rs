@@ -1,50 +1,15 @@
-//! `evodb skill install <dir>`: writes the evodb-evolve skill (SKILL.md, references, the worked
-//! example, and the Node drop-in `scripts/db-cli.mjs` with its WebAssembly engine), embedded in
-//! the binary from `skill/`, so the skill installs with nothing but `evodb` at hand.
+//! Writing the skill's embedded files into a directory the user names (`skill install`,
+//! `strategy init`): every path checked before the first write, no write through a symlink.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use include_dir::{Dir, DirEntry, include_dir};
 
-use crate::commands::Printed;
 use crate::failure::Failure;
 
 static SKILL: Dir = include_dir!("$CARGO_MANIFEST_DIR/../skill");
-
-/// `evodb skill <action>`'s arguments (their help is in the command-line table, `evodb_cli_spec`).
-#[derive(Debug)]
-pub struct SkillArgs {
-    pub action: SkillAction,
-}
-
-#[derive(Debug)]
-pub enum SkillAction {
-    Install(InstallArgs),
-}
-
-#[derive(Debug)]
-pub struct InstallArgs {
-    pub dir: PathBuf,
-    /// Replace the skill's files in a directory that is not empty.
-    pub force: bool,
-}
-
-pub fn run(args: SkillArgs) -> Result<Printed, Failure> {
-    let SkillAction::Install(InstallArgs { dir, force }) = args.action;
-    let files = skill_files();
-    refuse_to_clobber(&dir, force, "the skill")?;
-    // Every path is checked before the first write: a refusal leaves the directory untouched.
-    for (relative, _) in &files {
-        check_writable(&dir, relative)?;
-    }
-    for (relative, contents) in &files {
-        write_file(&dir, relative, contents)?;
-    }
-    let installed = serde_json::json!({ "installed": dir.display().to_string(), "files": files.len() });
-    Ok(Printed::from(installed.to_string()))
-}
 
 /// The skill's files, relative paths in order; the skill's own tests and caches stay behind.
 pub fn skill_files() -> Vec<(&'static Path, &'static [u8])> {

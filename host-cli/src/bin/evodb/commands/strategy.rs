@@ -3,14 +3,16 @@
 //! the check that every `<CUSTOMIZE: …>` marker in it has been filled.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use clap::ArgMatches;
 use serde_json::{Value, json};
 
-use crate::commands::Printed;
+use crate::context::Context;
 use crate::failure::Failure;
-use crate::skill::{check_writable, refuse_to_clobber, skill_files, write_file};
+use crate::install::{check_writable, refuse_to_clobber, skill_files, write_file};
+use crate::matches::{optional, required, subcommand};
+use crate::reply::Reply;
 
 /// What a playbook asks its user to fill in. `CUSTOMIZE.md` explains the markers and is not checked.
 const MARKER: &str = "<CUSTOMIZE";
@@ -38,7 +40,7 @@ const PLACEHOLDERS: &[&str] = &[
 ];
 
 #[derive(Debug)]
-pub enum StrategyArgs {
+pub enum Args {
     /// `strategy`: none for the default, `alphaevolve`.
     Init {
         dir: PathBuf,
@@ -50,14 +52,26 @@ pub enum StrategyArgs {
     },
 }
 
-pub fn run(args: StrategyArgs) -> Result<Printed, Failure> {
-    match args {
-        StrategyArgs::Init { dir, strategy, force } => init(&dir, strategy.as_deref().unwrap_or("alphaevolve"), force),
-        StrategyArgs::Check { dir } => check(&dir),
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        match subcommand(m) {
+            ("init", m) => {
+                Args::Init { dir: required(m, "dir"), strategy: optional(m, "strategy"), force: m.get_flag("force") }
+            }
+            ("check", m) => Args::Check { dir: required(m, "dir") },
+            (other, _) => unreachable!("the table's command `strategy {other}` has no arguments here"),
+        }
+    }
+
+    pub fn run(self, _: &Context) -> Result<Reply, Failure> {
+        match self {
+            Args::Init { dir, strategy, force } => init(&dir, strategy.as_deref().unwrap_or("alphaevolve"), force),
+            Args::Check { dir } => check(&dir),
+        }
     }
 }
 
-fn init(dir: &Path, strategy: &str, force: bool) -> Result<Printed, Failure> {
+fn init(dir: &Path, strategy: &str, force: bool) -> Result<Reply, Failure> {
     let prefix = Path::new("strategies").join(strategy);
     let files: Vec<(PathBuf, &[u8])> = skill_files()
         .into_iter()
@@ -90,12 +104,12 @@ fn init(dir: &Path, strategy: &str, force: bool) -> Result<Printed, Failure> {
         "unfilled": unfilled,
         "next": next,
     });
-    Ok(Printed::from(report.to_string()))
+    Ok(Reply::from(report.to_string()))
 }
 
 /// Exit 1 while a marker is unfilled or a prompt names an unknown placeholder; the JSON on
 /// stdout lists every one, the message on stderr names the first.
-fn check(dir: &Path) -> Result<Printed, Failure> {
+fn check(dir: &Path) -> Result<Reply, Failure> {
     if !dir.join("strategy.md").is_file() {
         return Err(Failure::NotFound(format!(
             "no strategy.md in `{}`; run `evodb strategy init {}` first",
@@ -108,10 +122,8 @@ fn check(dir: &Path) -> Result<Printed, Failure> {
     let ready = unfilled.is_empty() && unknown.is_empty();
     let report = json!({ "dir": dir.display().to_string(), "ready": ready, "unfilled": unfilled, "unknownPlaceholders": unknown });
     if ready {
-        return Ok(Printed::from(report.to_string()));
+        return Ok(Reply::from(report.to_string()));
     }
-    // The report goes out even though the command fails (a closed pipe is the reader's choice).
-    let _ = writeln!(std::io::stdout(), "{report}");
     let (first, what, fix) = match unfilled.first() {
         Some(first) => (
             first,
@@ -124,12 +136,14 @@ fn check(dir: &Path) -> Result<Printed, Failure> {
             "use a placeholder from strategy.md's table",
         ),
     };
-    Err(Failure::BadInput(format!(
+    // The report goes out even though the command fails.
+    let failure = Failure::BadInput(format!(
         "{what}; the first: {}:{} {} — {fix}, then check again",
         first["file"].as_str().unwrap_or(""),
         first["line"],
         first["text"].as_str().unwrap_or("")
-    )))
+    ));
+    Ok(Reply::failed(report.to_string(), failure))
 }
 
 fn strategies() -> Vec<String> {

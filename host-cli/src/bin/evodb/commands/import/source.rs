@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use nix::fcntl::OFlag;
 
-use crate::args::SandboxArgs;
 use crate::failure::Failure;
+use crate::session::SandboxArgs;
 
 /// The budget an import's reading runs under: the command's time budget and memory cap.
 #[derive(Debug)]

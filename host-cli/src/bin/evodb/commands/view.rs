@@ -30,7 +30,7 @@ use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{self, Poll};
 use std::time::Duration;
 
 use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
@@ -47,11 +47,14 @@ use evodb_host::postgres::{PgFiles, PgRun};
 use evodb_host::views as output;
 use evodb_host::{Access, DATABASE_FILE, DatabaseDir, describe_file_type, open_regular};
 
-use crate::args::{SandboxArgs, ViewArgs};
-use crate::commands::Printed;
+use clap::ArgMatches;
+
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
-use crate::session::{Runtime, ok};
+use crate::matches::{optional, required};
+use crate::reply::Reply;
+use crate::session::{Runtime, SandboxArgs, ok};
 use request::{Route, RunFile};
 
 /// Connections served at once; past it, new ones wait in the kernel's queue. A page opens a
@@ -94,7 +97,26 @@ struct Server {
 
 static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
 
-pub fn run(args: ViewArgs, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<Printed, Failure> {
+#[derive(Debug)]
+pub struct Args {
+    pub db: Option<PathBuf>,
+    pub port: u16,
+    pub open: bool,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { db: optional(m, "dbPath"), port: required(m, "port"), open: m.get_flag("open") }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        serve(self, &ctx.store, &ctx.sandbox)
+    }
+}
+
+/// Serves the playground (and the run) until stopped. The URL is printed here, not in the
+/// reply: scripts and tests read it to connect while the command runs.
+fn serve(args: Args, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<Reply, Failure> {
     let run = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
         None => None,
         Some(Location::Directory(path)) => Some(RunSource::Directory(database_dir(&path)?)),
@@ -138,7 +160,7 @@ pub fn run(args: ViewArgs, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<P
     }
     let server = Arc::new(Server { run, port, run_reads: Arc::new(Semaphore::new(MAX_RUN_READS)) });
     runtime.block_on(accept(listener, server));
-    Ok(Printed::from(String::new()))
+    Ok(Reply::default())
 }
 
 /// Accepts connections for ever, at most [`MAX_CONNECTIONS`] at a time. A failed accept (out of
@@ -183,20 +205,20 @@ async fn connection(stream: tokio::net::TcpStream, _slot: OwnedSemaphorePermit, 
 
 async fn answer(req: Request<Incoming>, server: Arc<Server>) -> Result<Response<Whole>, Infallible> {
     let reply = match request::route(req.method(), req.uri(), req.headers(), server.port) {
-        Err(refusal) => Reply::text(refusal.status, &refusal.message),
+        Err(refusal) => HttpReply::text(refusal.status, &refusal.message),
         Ok(Route::Site(path)) => site_file(&path),
-        Ok(Route::Missing(path)) => Reply::not_found(&path),
+        Ok(Route::Missing(path)) => HttpReply::not_found(&path),
         Ok(Route::Run(file)) => match &server.run {
-            None => Reply::not_found(req.uri().path()),
+            None => HttpReply::not_found(req.uri().path()),
             Some(_) => read_run(file, &server).await,
         },
     };
     Ok(reply.into_response())
 }
 
-fn site_file(path: &str) -> Reply {
+fn site_file(path: &str) -> HttpReply {
     match SITE.get_file(path) {
-        Some(file) => Reply {
+        Some(file) => HttpReply {
             status: 200,
             content_type: content_type(path),
             body: Bytes::from_static(file.contents()),
@@ -204,16 +226,16 @@ fn site_file(path: &str) -> Reply {
             // The site changes only with the binary; another evodb on the same port is another site.
             cache: "no-cache",
         },
-        None => Reply::not_found(&format!("/{path}")),
+        None => HttpReply::not_found(&format!("/{path}")),
     }
 }
 
 /// Reads the run on the blocking pool, at most [`MAX_RUN_READS`] at once: the permit goes with
 /// the read, and then with the bytes until they are sent, so a read whose client went away still
 /// counts until it ends.
-async fn read_run(file: RunFile, server: &Arc<Server>) -> Reply {
+async fn read_run(file: RunFile, server: &Arc<Server>) -> HttpReply {
     let Ok(permit) = Arc::clone(&server.run_reads).acquire_owned().await else {
-        return Reply::text(503, "the server is stopping");
+        return HttpReply::text(503, "the server is stopping");
     };
     let server = Arc::clone(server);
     let read = tokio::task::spawn_blocking(move || {
@@ -222,7 +244,7 @@ async fn read_run(file: RunFile, server: &Arc<Server>) -> Reply {
         reply.body = Bytes::from_owner(Held { bytes: reply.body, _permit: permit });
         reply
     });
-    read.await.unwrap_or_else(|e| Reply::text(500, &format!("reading the run failed: {e}; this is a bug in evodb")))
+    read.await.unwrap_or_else(|e| HttpReply::text(500, &format!("reading the run failed: {e}; this is a bug in evodb")))
 }
 
 /// Bytes read from the run, holding their read permit until they are sent.
@@ -238,7 +260,7 @@ impl AsRef<[u8]> for Held {
 }
 
 /// The answer to a request for one of the run's files (blocking: files, PostgreSQL, the engine).
-fn respond(source: &RunSource, file: RunFile) -> Result<Reply, Reply> {
+fn respond(source: &RunSource, file: RunFile) -> Result<HttpReply, HttpReply> {
     match (source, file) {
         (RunSource::Directory(dir), RunFile::Database) => directory_database(dir),
         (RunSource::Directory(dir), RunFile::History(from)) => directory_history(dir, from),
@@ -247,21 +269,21 @@ fn respond(source: &RunSource, file: RunFile) -> Result<Reply, Reply> {
     }
 }
 
-fn directory_database(dir: &Path) -> Result<Reply, Reply> {
+fn directory_database(dir: &Path) -> Result<HttpReply, HttpReply> {
     let mut file = open_run_file(dir, DATABASE_FILE)?
-        .ok_or_else(|| Reply::text(404, "the run directory holds no database.json any more (was it moved?)"))?;
+        .ok_or_else(|| HttpReply::text(404, "the run directory holds no database.json any more (was it moved?)"))?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(|e| read_failed(DATABASE_FILE, &e))?;
-    Ok(Reply::run_file(DATABASE_FILE, bytes, None))
+    Ok(HttpReply::run_file(DATABASE_FILE, bytes, None))
 }
 
 /// The history's whole lines (from byte `from` on, with `from`). A run without a history (the
 /// seed's CLI writes none) answers "no content" to the whole, and nothing new from byte 0.
-fn directory_history(dir: &Path, from: Option<u64>) -> Result<Reply, Reply> {
+fn directory_history(dir: &Path, from: Option<u64>) -> Result<HttpReply, HttpReply> {
     let Some(mut file) = open_run_file(dir, HISTORY)? else {
         return Ok(match from {
-            None => Reply::no_content(),
-            Some(0) => Reply::run_file(HISTORY, Vec::new(), Some(0)),
+            None => HttpReply::no_content(),
+            Some(0) => HttpReply::run_file(HISTORY, Vec::new(), Some(0)),
             Some(_) => replaced(),
         });
     };
@@ -282,16 +304,16 @@ fn directory_history(dir: &Path, from: Option<u64>) -> Result<Reply, Reply> {
 
 /// `window` (a history from offset `from - 1`, or 0) cut to its whole lines from `from` on; with
 /// `?from=`, the offset to ask from next goes along.
-fn whole_lines(mut window: Vec<u8>, from: u64, following: bool) -> Reply {
+fn whole_lines(mut window: Vec<u8>, from: u64, following: bool) -> HttpReply {
     let (start, end, next) = request::whole_lines(&window, from);
     window.truncate(end);
     window.drain(..start);
-    Reply::run_file(HISTORY, window, following.then_some(next))
+    HttpReply::run_file(HISTORY, window, following.then_some(next))
 }
 
 /// `name` in the run directory, only if it is a regular file (never through a symlink, never
 /// blocking on a FIFO); `None` when it is missing. Anything else there is a 403 saying what it is.
-fn open_run_file(dir: &Path, name: &str) -> Result<Option<std::fs::File>, Reply> {
+fn open_run_file(dir: &Path, name: &str) -> Result<Option<std::fs::File>, HttpReply> {
     let path = dir.join(name);
     let e = match open_regular(&path, std::fs::OpenOptions::new().read(true)) {
         Ok(file) => return Ok(Some(file)),
@@ -308,22 +330,24 @@ fn open_run_file(dir: &Path, name: &str) -> Result<Option<std::fs::File>, Reply>
             .map(|meta| format!("it is {}, not a regular file", describe_file_type(meta.file_type()))),
     };
     Err(match what {
-        Some(what) => Reply::text(403, &format!("cannot read {name}: {what}; move it away ({name} must be a file)")),
+        Some(what) => {
+            HttpReply::text(403, &format!("cannot read {name}: {what}; move it away ({name} must be a file)"))
+        }
         None => read_failed(name, &e),
     })
 }
 
-fn read_failed(name: &str, e: &std::io::Error) -> Reply {
-    Reply::text(500, &format!("cannot read {name}: {e}"))
+fn read_failed(name: &str, e: &std::io::Error) -> HttpReply {
+    HttpReply::text(500, &format!("cannot read {name}: {e}"))
 }
 
-fn replaced() -> Reply {
-    Reply::text(409, "the history is shorter than `from`: the run was replaced; open it again")
+fn replaced() -> HttpReply {
+    HttpReply::text(409, "the history is shorter than `from`: the run was replaced; open it again")
 }
 
 /// A run's `database.json` as it is now: the engine's export of the run loaded, which re-runs the
 /// events its stored snapshot lags behind.
-fn postgres_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<Reply, Reply> {
+fn postgres_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<HttpReply, HttpReply> {
     // A deleted run is "not found", not the export of an empty database.
     drop(postgres_run(run)?);
     let export = || -> Result<Vec<u8>, Failure> {
@@ -333,11 +357,11 @@ fn postgres_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<Reply, Reply>
         session.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes)
     };
     // A failure is the engine's message, not a 404.
-    let bytes = export().map_err(|failure| Reply::text(500, &failure.to_string()))?;
-    Ok(Reply::run_file(DATABASE_FILE, bytes, None))
+    let bytes = export().map_err(|failure| HttpReply::text(500, &failure.to_string()))?;
+    Ok(HttpReply::run_file(DATABASE_FILE, bytes, None))
 }
 
-fn postgres_history(run: &PgRun, from: Option<u64>) -> Result<Reply, Reply> {
+fn postgres_history(run: &PgRun, from: Option<u64>) -> Result<HttpReply, HttpReply> {
     let all = postgres_run(run)?.read_history().map_err(|e| pg_unreadable(run, &e))?.ok_or_else(|| no_run(run))?;
     let at = from.unwrap_or(0);
     let Some(start) = usize::try_from(at.saturating_sub(1)).ok().filter(|&s| at <= all.len() as u64 && s <= all.len())
@@ -345,30 +369,30 @@ fn postgres_history(run: &PgRun, from: Option<u64>) -> Result<Reply, Reply> {
         return Err(replaced());
     };
     if from.is_none() && all.is_empty() {
-        return Ok(Reply::no_content());
+        return Ok(HttpReply::no_content());
     }
     Ok(whole_lines(all[start..].to_vec(), at, from.is_some()))
 }
 
 /// The run, opened for reading; one that no longer exists (deleted since `view` started) is a
 /// 404 naming it.
-fn postgres_run(run: &PgRun) -> Result<PgFiles, Reply> {
+fn postgres_run(run: &PgRun) -> Result<PgFiles, HttpReply> {
     let files = PgFiles::open(run, false).map_err(|e| pg_unreadable(run, &e))?;
     if files.holds_database() { Ok(files) } else { Err(no_run(run)) }
 }
 
-fn pg_unreadable(run: &PgRun, e: &dyn std::fmt::Display) -> Reply {
-    Reply::text(503, &format!("cannot read {}: {e}", run.shown()))
+fn pg_unreadable(run: &PgRun, e: &dyn std::fmt::Display) -> HttpReply {
+    HttpReply::text(503, &format!("cannot read {}: {e}", run.shown()))
 }
 
-fn no_run(run: &PgRun) -> Reply {
+fn no_run(run: &PgRun) -> HttpReply {
     let message =
         format!("no run named `{}` in {}: it was deleted since evodb view started", run.name, run.url.shown());
-    Reply::text(404, &message)
+    HttpReply::text(404, &message)
 }
 
 /// A response, before hyper's types.
-struct Reply {
+struct HttpReply {
     status: u16,
     content_type: &'static str,
     body: Bytes,
@@ -377,23 +401,23 @@ struct Reply {
     cache: &'static str,
 }
 
-impl Reply {
-    fn text(status: u16, message: &str) -> Reply {
+impl HttpReply {
+    fn text(status: u16, message: &str) -> HttpReply {
         let body = Bytes::from(format!("{message}\n"));
-        Reply { status, content_type: "text/plain; charset=utf-8", body, next: None, cache: "no-store" }
+        HttpReply { status, content_type: "text/plain; charset=utf-8", body, next: None, cache: "no-store" }
     }
 
-    fn not_found(path: &str) -> Reply {
-        Reply::text(404, &format!("not found: {path}"))
+    fn not_found(path: &str) -> HttpReply {
+        HttpReply::text(404, &format!("not found: {path}"))
     }
 
-    fn no_content() -> Reply {
-        Reply { status: 204, content_type: "text/plain", body: Bytes::new(), next: None, cache: "no-store" }
+    fn no_content() -> HttpReply {
+        HttpReply { status: 204, content_type: "text/plain", body: Bytes::new(), next: None, cache: "no-store" }
     }
 
     /// One of the run's files: never cached (it changes as the run goes, and it is the user's data).
-    fn run_file(name: &str, bytes: Vec<u8>, next: Option<u64>) -> Reply {
-        Reply { status: 200, content_type: content_type(name), body: Bytes::from(bytes), next, cache: "no-store" }
+    fn run_file(name: &str, bytes: Vec<u8>, next: Option<u64>) -> HttpReply {
+        HttpReply { status: 200, content_type: content_type(name), body: Bytes::from(bytes), next, cache: "no-store" }
     }
 
     /// The response with the headers a local tool sends: no CORS header (the page is
@@ -427,7 +451,10 @@ impl Body for Whole {
     type Data = Bytes;
     type Error = Infallible;
 
-    fn poll_frame(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut task::Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         Poll::Ready(self.0.take().map(|bytes| Ok(Frame::data(bytes))))
     }
 

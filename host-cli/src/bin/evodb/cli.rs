@@ -1,0 +1,143 @@
+//! The command line, parsed once into typed state (ripgrep's low args → high args): the parser
+//! built from the command-line table (`parser.rs`) reads argv; each command's module reads its
+//! own `Args` from the matches; and [`Command::run`] is the one place that dispatches. Flags are
+//! camelCase like the seed's `db-cli.mjs` (`--codePath`), and `init`'s flags are the config's
+//! JSON keys.
+
+use std::ffi::OsString;
+
+use clap::ArgMatches;
+
+use crate::commands::{
+    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, note, notes, plan,
+    sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
+};
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::location::{StoreArgs, with_store_as_db_path};
+use crate::matches::{optional, required};
+use crate::reply::Reply;
+use crate::session::SandboxArgs;
+
+#[derive(Debug)]
+pub struct Cli {
+    pub command: Command,
+    pub sandbox: SandboxArgs,
+    pub store: StoreArgs,
+}
+
+/// Every command, with its arguments; the names are the table's.
+#[derive(Debug)]
+pub enum Command {
+    Create(create::Args),
+    Info(info::Args),
+    Seed(seed::Args),
+    Add(Box<add::Args>),
+    Sample(sample::Args),
+    Best(best::Args),
+    Init(Box<init::Args>),
+    Stats(stats::Args),
+    Validate(validate::Args),
+    Export(export::Args),
+    Lineage(lineage::Args),
+    History(history::Args),
+    Demo(demo::Args),
+    View(view::Args),
+    Plan(plan::Args),
+    ShouldStop(should_stop::Args),
+    Note(note::Args),
+    Notes(notes::Args),
+    Skill(skill::Args),
+    Strategy(strategy::Args),
+    Trial(trial::Args),
+    Apply(apply::Args),
+    GitTidy(git_tidy::Args),
+    Copy(copy::Args),
+    Import(import::Args),
+    Serve(serve::Args),
+}
+
+impl Command {
+    /// Runs the command: the one dispatch of the binary.
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        match self {
+            Command::Create(args) => args.run(ctx),
+            Command::Info(args) => args.run(ctx),
+            Command::Seed(args) => args.run(ctx),
+            Command::Add(args) => args.run(ctx),
+            Command::Sample(args) => args.run(ctx),
+            Command::Best(args) => args.run(ctx),
+            Command::Init(args) => args.run(ctx),
+            Command::Stats(args) => args.run(ctx),
+            Command::Validate(args) => args.run(ctx),
+            Command::Export(args) => args.run(ctx),
+            Command::Lineage(args) => args.run(ctx),
+            Command::History(args) => args.run(ctx),
+            Command::Demo(args) => args.run(ctx),
+            Command::View(args) => args.run(ctx),
+            Command::Plan(args) => args.run(ctx),
+            Command::ShouldStop(args) => args.run(ctx),
+            Command::Note(args) => args.run(ctx),
+            Command::Notes(args) => args.run(ctx),
+            Command::Skill(args) => args.run(ctx),
+            Command::Strategy(args) => args.run(ctx),
+            Command::Trial(args) => args.run(ctx),
+            Command::Apply(args) => args.run(ctx),
+            Command::GitTidy(args) => args.run(ctx),
+            Command::Copy(args) => args.run(ctx),
+            Command::Import(args) => args.run(ctx),
+            Command::Serve(args) => args.run(ctx),
+        }
+    }
+}
+
+/// Parses the command line; the error is clap's (usage, or the text of --help/--version).
+pub fn parse(argv: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Cli, clap::Error> {
+    let argv = with_store_as_db_path(argv.into_iter().map(Into::into).collect());
+    let matches = crate::parser::command().try_get_matches_from(argv)?;
+    Ok(from_matches(&matches))
+}
+
+fn from_matches(m: &ArgMatches) -> Cli {
+    let sandbox =
+        SandboxArgs { time_budget_ms: required(m, "timeBudgetMs"), memory_limit_mb: required(m, "memoryLimitMb") };
+    // EVODB_STORE is read here, once: a `--store` given wins.
+    let store: Option<String> = optional(m, "store");
+    let env_store = match store {
+        None => std::env::var_os("EVODB_STORE").filter(|value| !value.is_empty()),
+        Some(_) => None,
+    };
+    let store =
+        StoreArgs { store, run: optional(m, "run"), connect_timeout_secs: required(m, "connectTimeout"), env_store };
+    let (name, m) = m.subcommand().expect("the parser requires a command");
+    let command = match name {
+        "create" => Command::Create(create::Args::from_matches(m)),
+        "info" => Command::Info(info::Args::from_matches(m)),
+        "seed" => Command::Seed(seed::Args::from_matches(m)),
+        "add" => Command::Add(Box::new(add::Args::from_matches(m))),
+        "sample" => Command::Sample(sample::Args::from_matches(m)),
+        "best" => Command::Best(best::Args::from_matches(m)),
+        "init" => Command::Init(Box::new(init::Args::from_matches(m))),
+        "stats" => Command::Stats(stats::Args::from_matches(m)),
+        "validate" => Command::Validate(validate::Args::from_matches(m)),
+        "export" => Command::Export(export::Args::from_matches(m)),
+        "lineage" => Command::Lineage(lineage::Args::from_matches(m)),
+        "history" => Command::History(history::Args::from_matches(m)),
+        "demo" => Command::Demo(demo::Args::from_matches(m)),
+        "view" => Command::View(view::Args::from_matches(m)),
+        "plan" => Command::Plan(plan::Args::from_matches(m)),
+        "should-stop" => Command::ShouldStop(should_stop::Args::from_matches(m)),
+        "note" => Command::Note(note::Args::from_matches(m)),
+        "notes" => Command::Notes(notes::Args::from_matches(m)),
+        "serve" => Command::Serve(serve::Args::from_matches(m)),
+        "copy" => Command::Copy(copy::Args::from_matches(m)),
+        "import" => Command::Import(import::Args::from_matches(m)),
+        "skill" => Command::Skill(skill::Args::from_matches(m)),
+        "strategy" => Command::Strategy(strategy::Args::from_matches(m)),
+        "trial" => Command::Trial(trial::Args::from_matches(m)),
+        "git-tidy" => Command::GitTidy(git_tidy::Args::from_matches(m)),
+        "apply" => Command::Apply(apply::Args::from_matches(m)),
+        other => unreachable!("the table's command `{other}` has no arguments here"),
+    };
+    Cli { command, sandbox, store }
+}

@@ -1,0 +1,39 @@
+//! `evodb create <dbPath>`: an empty database, written only where there is none yet.
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_core::Info;
+use evodb_host::views::core;
+use evodb_host::{Access, DATABASE_FILE};
+
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::location::Location;
+use crate::matches::required;
+use crate::reply::Reply;
+use crate::session::ok;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { db: required(m, "dbPath") }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let runtime = ctx.runtime()?;
+        // Writes only where there is no database yet: an existing file keeps its bytes (and an
+        // existing directory is not even locked).
+        let exists = matches!(runtime.locate(&self.db)?, Location::Directory(dir) if dir.join(DATABASE_FILE).exists());
+        let mut session = runtime.open(&self.db, if exists { Access::Read } else { Access::Write })?;
+        let info = match session.holds_database() {
+            true => session.read(|m, st, db| ok(m.call_info(st, db)))?,
+            false => session.write(|m, st, db| ok(m.call_info(st, db)))?,
+        };
+        Ok(Reply::json(&core::<_, Info>(info)))
+    }
+}

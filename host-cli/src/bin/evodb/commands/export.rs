@@ -1,0 +1,40 @@
+//! `evodb export <dbPath> --format json|mermaid|tree|markdown`: the whole run, for a reader.
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_core::ExportFormat;
+use evodb_host::views as output;
+use evodb_host::{Access, population as wit};
+
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::matches::required;
+use crate::reply::Reply;
+use crate::session::ok;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+    pub format: ExportFormat,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        // The parser allows only the table's possible values.
+        let format = match required::<String>(m, "format").as_str() {
+            "json" => ExportFormat::Json,
+            "mermaid" => ExportFormat::Mermaid,
+            "tree" => ExportFormat::Tree,
+            "markdown" => ExportFormat::Markdown,
+            other => unreachable!("--format `{other}` is not among the table's possible values"),
+        };
+        Args { db: required(m, "dbPath"), format }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let format: wit::ExportFormat = output::wit(self.format);
+        let text = ctx.runtime()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
+        Ok(Reply::from(text.trim_end().to_string()))
+    }
+}

@@ -1,0 +1,38 @@
+//! `evodb init <dbPath> --rngSeed N [config flags]`: a new database with its config and PRNG
+//! seed; refused where one exists.
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_core::Info;
+use evodb_host::Access;
+use evodb_host::views::core;
+
+use crate::config_flags::{ConfigFlags, config_json};
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::matches::required;
+use crate::reply::Reply;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+    /// `--rngSeed`: the seed of the database's PRNG.
+    pub seed: u64,
+    pub config: ConfigFlags,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { db: required(m, "dbPath"), seed: required(m, "rngSeed"), config: ConfigFlags::from_matches(m) }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let config = config_json(&self.config)?;
+        // Checked before the directory is created, so a bad config leaves nothing behind.
+        evodb_core::Config::from_json(&config)?;
+        evodb_core::Database::check_seed(self.seed)?;
+        let info = ctx.runtime()?.open(&self.db, Access::Write)?.init(&config, self.seed)?;
+        Ok(Reply::json(&core::<_, Info>(info)))
+    }
+}

@@ -1,0 +1,35 @@
+//! `evodb lineage <dbPath> <id>`: a program's ancestors, oldest first.
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_core::Lineage;
+use evodb_host::Access;
+use evodb_host::views::core;
+
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::matches::required;
+use crate::reply::Reply;
+use crate::session::ok;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+    pub id: String,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { db: required(m, "dbPath"), id: required(m, "id") }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let Args { db, id } = self;
+        let lineage = ctx.runtime()?.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_lineage(st, db, &id)))?;
+        let lineage = lineage.ok_or_else(|| {
+            Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
+        })?;
+        Ok(Reply::json(&core::<_, Lineage>(lineage)))
+    }
+}

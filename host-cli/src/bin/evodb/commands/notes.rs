@@ -1,0 +1,46 @@
+//! `evodb notes`: the run's memory, newest first, by target and kind.
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_core::{Note, NoteKind};
+use evodb_host::Access;
+use evodb_host::views::{self as output, core};
+use serde_json::json;
+
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::matches::{optional, required};
+use crate::reply::Reply;
+use crate::session::ok;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+    pub target: Option<String>,
+    pub kind: Option<String>,
+    pub limit: Option<u32>,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            db: required(m, "dbPath"),
+            target: optional(m, "target"),
+            kind: optional(m, "kind"),
+            limit: optional(m, "limit"),
+        }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let Args { db, target, kind, limit } = self;
+        // The parser allowed only the kinds' names.
+        let kind: Option<NoteKind> = kind.and_then(|kind| serde_json::from_value(json!(kind)).ok());
+        let kind = kind.map(output::wit);
+        let notes = ctx
+            .runtime()?
+            .open(&db, Access::Read)?
+            .read(|m, st, db| ok(m.call_notes(st, db, target.as_deref(), kind, limit)))?;
+        Ok(Reply::json(&json!({ "notes": core::<_, Vec<Note>>(notes) })))
+    }
+}

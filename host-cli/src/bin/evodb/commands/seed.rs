@@ -1,0 +1,43 @@
+//! `evodb seed <dbPath>`: the initial program (the seed's `add --parentId root`).
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use serde_json::json;
+
+use crate::candidate::{CandidateArgs, add_request, add_to};
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::matches::{optional, required};
+use crate::reply::Reply;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+    pub candidate: CandidateArgs,
+    pub target_id: Option<String>,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            db: required(m, "dbPath"),
+            candidate: CandidateArgs::from_matches(m),
+            target_id: optional(m, "targetId"),
+        }
+    }
+
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let Args { db, candidate, target_id } = self;
+        let mut fields = candidate.into_fields(false)?;
+        fields.entry("changes").or_insert_with(|| json!("initial implementation"));
+        fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
+        if let Some(target) = target_id {
+            fields.insert("target".into(), json!(target));
+        }
+        let request = add_request(fields)?;
+        let (warnings, outcome) = add_to(ctx.runtime()?, &db, &request)?;
+        let reply = Reply::json(&json!({"id": outcome.id, "metrics": outcome.metrics}));
+        Ok(reply.warned(outcome.warnings).warned(warnings))
+    }
+}

@@ -1,0 +1,61 @@
+//! `evodb validate <dbPath>`: every broken invariant of the stored file (the engine's
+//! `validate`) and of its history, reported together.
+
+use std::path::PathBuf;
+
+use clap::ArgMatches;
+use evodb_host::{Access, DATABASE_FILE};
+use serde_json::json;
+
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::location::{Location, shown};
+use crate::matches::required;
+use crate::reply::Reply;
+use crate::session::ok;
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { db: required(m, "dbPath") }
+    }
+
+    /// An invalid database exits 1 with its problems on stdout and the first on stderr.
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let db = &self.db;
+        let missing = || {
+            Failure::NotFound(format!(
+                "no database at `{}` (no {DATABASE_FILE}): nothing to validate; check the path",
+                shown(db)
+            ))
+        };
+        let runtime = ctx.runtime()?;
+        if matches!(runtime.locate(db)?, Location::Directory(dir) if !dir.join(DATABASE_FILE).exists()) {
+            return Err(missing());
+        }
+        let mut session = runtime.open(db, Access::Read)?;
+        if !session.holds_database() {
+            return Err(missing());
+        }
+        let mut problems = session.validate()?;
+        if let Some(dir) = session.directory() {
+            problems.extend(evodb_host::history::problems(dir).map_err(Failure::Io)?);
+        }
+        if let Some(first) = problems.first() {
+            let more = if problems.len() > 1 {
+                format!(" (and {} more on stdout)", problems.len() - 1)
+            } else {
+                String::new()
+            };
+            let failure = Failure::BadInput(format!("{first}{more}"));
+            return Ok(Reply::failed(Reply::json(&json!({"valid": false, "problems": problems})).stdout, failure));
+        }
+        let info = session.read(|m, st, db| ok(m.call_info(st, db)))?;
+        let valid = json!({"valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration});
+        Ok(Reply::json(&valid))
+    }
+}

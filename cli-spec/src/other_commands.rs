@@ -302,13 +302,16 @@ worktree.
   1. the program's code is read from the database (the best by fitness, or <id>);
   2. --target must be in a git repository and have no uncommitted changes (they would be mixed
      into the commit); if it already holds the code, nothing happens (\"applied\": false);
+     the code replaces the whole file when the file is one of the run's programs (a run of
+     whole files), or the one definition of a program of the run standing in it (a run of
+     one function: the rest of the module stays); anything else is refused (exit 1);
   3. the tests run as `evodb trial --worktree` runs them: in a fresh worktree of your working
      tree with the code in the target's place (--setup first); your files are not touched;
   4. only when they pass, the code is written to --target and committed alone (whatever else is
      staged stays staged): one commit, `evodb: apply program <id>` unless --message says.
 A failing test changes nothing and exits 1 with the trial's report.
 
-Prints {\"applied\": true|false, \"id\", \"target\", \"commit\": hash | null, \"trial\": {…the trial's report} | null}.";
+Prints {\"applied\": true|false, \"id\", \"target\", \"placement\": \"wholeFile\"|\"definition\"|null, \"replaced\": the program whose code it replaced | null, \"commit\": hash | null, \"trial\": {…the trial's report} | null}.";
 
 const APPLY_EXIT_CODES: &str = "\
 Exit codes:

@@ -7,13 +7,14 @@
 //! reader sees the old file or the new one.
 
 use std::fs::{self, File, OpenOptions};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use nix::fcntl::OFlag;
 
 use crate::error::HostError;
 use crate::files::Files;
+use evodb_safe_files::describe_file_type;
 
 const LOCK_FILE: &str = ".evodb.lock";
 /// The database file inside the directory.
@@ -102,21 +103,6 @@ pub(crate) fn remove_stale_temps(dir: &Path) {
         if stale {
             let _ = fs::remove_file(entry.path());
         }
-    }
-}
-
-/// "a FIFO", "a directory", … for a message about something that is not a regular file.
-pub fn describe_file_type(kind: fs::FileType) -> &'static str {
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_dir() {
-        "a directory"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a device"
     }
 }
 

@@ -5,17 +5,15 @@
 //! over `database.json`, then the events appended to `history.ndjson` in one write — or, when
 //! that append fails, everything put back as it was.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use nix::fcntl::OFlag;
-
 use crate::bindings::evodb::population::files::Host;
-use crate::directory::{DATABASE_FILE, PREVIOUS_FILE, describe_file_type, remove_stale_temps, temp_name};
+use crate::directory::{DATABASE_FILE, PREVIOUS_FILE, remove_stale_temps, temp_name};
 use crate::history::HISTORY_FILE;
 use crate::postgres::PgFiles;
+use evodb_safe_files::open_regular;
 
 /// Where an instance's database lives, and what it may do there.
 #[derive(Debug)]
@@ -288,25 +286,6 @@ impl Previous {
             (true, false) => fs::remove_file(target).is_ok(),
         }
     }
-}
-
-/// Opens `path` only if it is a regular file (or missing, for `create`): never through a
-/// symlink, and without blocking on a FIFO. A refused file is an `InvalidData` error saying what
-/// it is ("it is a FIFO, not a regular file").
-pub fn open_regular(path: &Path, options: &mut OpenOptions) -> std::io::Result<File> {
-    let file = options.custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits()).open(path).map_err(|e| {
-        if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
-            std::io::Error::new(ErrorKind::InvalidData, "it is a symbolic link, not a regular file")
-        } else {
-            e
-        }
-    })?;
-    let kind = file.metadata()?.file_type();
-    if !kind.is_file() {
-        let what = format!("it is {}, not a regular file", describe_file_type(kind));
-        return Err(std::io::Error::new(ErrorKind::InvalidData, what));
-    }
-    Ok(file)
 }
 
 impl Host for crate::State {

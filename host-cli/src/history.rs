@@ -158,7 +158,7 @@ fn not_a_file(path: &Path, kind: fs::FileType) -> HostError {
     HostError::Io(format!(
         "cannot read `{}`: it is {}, not a regular file; move it away ({HISTORY_FILE} must be a file)",
         path.display(),
-        crate::directory::describe_file_type(kind)
+        evodb_safe_files::describe_file_type(kind)
     ))
 }
 

@@ -6,9 +6,11 @@
 //! The `evodb` binary (`src/bin/evodb/`) is built on these pieces:
 //! - [`Host`]: engine, linker, limits; [`Host::call`] turns traps into [`HostError`]s;
 //! - [`embedded`]: the component and its machine code, both built into the binary;
-//! - [`DatabaseDir`]: the database directory, resolved, created and locked;
-//! - [`trial`]: `evodb trial`, the seed's correctness gate and benchmark (no component).
+//! - [`DatabaseDir`]: the database directory, resolved, created and locked.
+//!
+//! `evodb trial`, `apply` and git mode need no component: they are the `evodb-trial` crate.
 
+pub mod bridge;
 mod directory;
 pub mod embedded;
 mod engine_config;
@@ -16,17 +18,16 @@ mod error;
 mod files;
 pub mod history;
 pub mod postgres;
-pub mod replace;
 mod runtime;
-pub mod trial;
-pub mod views;
 
 pub mod bindings {
     wasmtime::component::bindgen!({ world: "with-store", path: "../wit" });
 }
 
 pub use bindings::exports::evodb::population::{population, store};
-pub use directory::{Access, DATABASE_FILE, DatabaseDir, describe_file_type};
+pub use directory::{Access, DATABASE_FILE, DatabaseDir};
 pub use error::HostError;
-pub use files::{DirectoryFiles, Files, open_regular};
+/// The rule every file evodb opens follows (`evodb-safe-files`), for the binary's readers.
+pub use evodb_safe_files::{describe_file_type, open_regular};
+pub use files::{DirectoryFiles, Files};
 pub use runtime::{Host, Limits, State};

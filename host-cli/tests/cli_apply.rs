@@ -1,7 +1,7 @@
 //! `evodb apply`: the best (or a named) program lands in the target as one commit, and only when
 //! its tests pass with it in place; every refusal leaves the files and the history as they were.
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::path::Path;

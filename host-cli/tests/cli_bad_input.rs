@@ -1,7 +1,7 @@
 //! A catalogue of bad input: each case asserts its exit code, that the message names the
 //! problem, and that the database directory is byte-identical afterwards.
 
-mod cli;
+use crate::cli;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -2,7 +2,7 @@
 //! flags, `plan` + `add --planItem` for parallel workers, statuses, `should-stop`, the markdown
 //! and ASCII exports, `validate` listing every problem, and a history that replays the database.
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 

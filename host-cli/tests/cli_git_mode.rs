@@ -3,7 +3,7 @@
 //! program's commit that touches a protected file or a file other than the target makes the
 //! candidate an error with the policy's reason (never the best, never a parent).
 
-mod cli;
+use crate::cli;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! `cli_bad_input.rs`): a torn history tail, a typo'd database path, standard input for `*File`
 //! flags, a demo that outlives its initial program, the warnings a seed-skill loop depends on.
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! code (tests/import/*_run.py, in a venv with both from PyPI) become evodb runs with the same
 //! programs, parents, islands and best program; bad sources are refused with nothing stored.
 
-mod cli;
+use crate::cli;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

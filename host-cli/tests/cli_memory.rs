@@ -2,7 +2,7 @@
 //! items, run memory (`note`, `notes`, failure notes from error adds), and strategy playbooks
 //! (`strategy init` / `strategy check`).
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! Parallel workers and crashes: no add is ever lost or half-written.
 
-mod cli;
+use crate::cli;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -22,7 +22,9 @@ fn database(dir: &Path) -> Value {
 
 fn history(dir: &Path) -> Vec<Value> {
     let text = fs::read_to_string(dir.join("history.ndjson")).unwrap_or_default();
-    text.lines().map(|line| serde_json::from_str(line).expect("every history line parses")).collect()
+    // A torn last line (no newline yet) is not an event.
+    let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+    whole.lines().map(|line| serde_json::from_str(line).expect("every whole history line parses")).collect()
 }
 
 /// The seed's CLI loses ~22% of these adds (read-modify-write races); evodb serializes writers
@@ -92,6 +94,7 @@ fn kill_9_at_random_moments_never_tears_the_file() {
     let mut completed = 1u64; // the seed
     let mut rng = Lcg(0xC0FFEE);
     let mut killed_mid_add = 0;
+    let mut torn_tails = 0;
     let mut add_times = Vec::new();
     // 150 adds grow the database first and time an add; then every add is killed at a random
     // moment within that time, so the kills land all over its run (start-up, load, write, rename).
@@ -122,13 +125,24 @@ fn kill_9_at_random_moments_never_tears_the_file() {
             "round {round}: {completed} adds completed, the file holds {on_disk}"
         );
         completed = on_disk;
+        // database.json always validates. The history may end in a torn line when the kill
+        // landed mid-append (a write of several pages can stop between two): that is the one
+        // problem allowed, documented, and removed by the next writer.
         let validated = evodb(&["validate", db.to_str().unwrap()]);
-        assert_eq!(validated.code, 0, "round {round}: {validated:?}");
-        // Every history line parses (whole lines only); an add is logged after its rename, so
-        // the history never records an add the file does not hold.
+        let torn_tail_only = killed
+            && validated.code == 1
+            && validated.stderr.contains("the next write removes a torn last line")
+            && !validated.stderr.contains("more on stdout");
+        assert!(validated.code == 0 || torn_tail_only, "round {round}: {validated:?}");
+        torn_tails += usize::from(torn_tail_only);
+        // Every whole history line parses; an add is logged after its rename, so the history
+        // never records an add the file does not hold.
         let logged = history(&db).iter().filter(|e| e["event"] == "added").count() as u64;
         assert!(logged <= on_disk, "round {round}: {logged} adds logged, {on_disk} in the file");
     }
-    println!("kill -9: {KILLS} kills, {killed_mid_add} interrupted an add, the file always parsed and validated");
+    println!(
+        "kill -9: {KILLS} kills, {killed_mid_add} interrupted an add, the file always parsed and validated; \
+         {torn_tails} left a torn history line, removed by the next add"
+    );
     assert!(killed_mid_add >= KILLS / 3, "too few kills hit a running add ({killed_mid_add})");
 }

@@ -1,7 +1,7 @@
 //! The sandbox around every call: a time budget, a memory cap, the database directory as the
 //! component's only view of the file system, and nothing written outside the database directory.
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::os::unix::fs::symlink;

@@ -1,7 +1,7 @@
 //! `evodb` as a drop-in for the seed skill's `db-cli.mjs`: the seed's commands, flags and JSON
 //! shapes, checked against the engine itself; files written by the seed's CLI read as they are.
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! and snapshots, a database its events do not explain, the run deleted and made again, a
 //! PostgreSQL restart, the server killed — what the server answers is what the run holds.
 
-mod cli;
+use crate::cli;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

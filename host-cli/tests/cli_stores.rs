@@ -6,7 +6,7 @@
 //! third time on a run that `evodb serve` keeps warm, beside writers that go to PostgreSQL
 //! directly.
 
-mod cli;
+use crate::cli;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

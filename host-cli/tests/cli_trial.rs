@@ -2,7 +2,7 @@
 //! byte for byte: after passing and failing tests, score errors, timeouts, bad input, Ctrl-C and
 //! SIGTERM, and after a SIGKILL (by the next trial).
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};

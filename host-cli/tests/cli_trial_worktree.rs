@@ -2,7 +2,7 @@
 //! the working tree, and the user's files and repository are left exactly as they were: after
 //! passing and failing candidates, timeouts, SIGTERM, and a SIGKILL (cleaned by the next trial).
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! history's new lines for a page following the run; `--open`; a missing database is a clear
 //! error. (The page itself is tested in Chromium: www/tests/.)
 
-mod cli;
+use crate::cli;
 
 use std::io::Write;
 

@@ -2,7 +2,7 @@
 //! wasmtime, as the `evodb` binary runs it. (The `pure` world's component is replayed by the jco
 //! and wasmtime-py runners in `wasm/tests/`.)
 
-mod common;
+use crate::common;
 
 use common::{Wasmtime, load};
 use evodb_conformance::{VECTOR_COUNT, embedded_vectors, replay_all};

@@ -3,7 +3,7 @@
 //! the sandbox's `outside/` directory changed (no file written, truncated or created through data
 //! that reached git or a path).
 
-mod cli;
+use crate::cli;
 
 use std::fs;
 use std::os::unix::fs::symlink;

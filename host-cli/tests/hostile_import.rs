@@ -8,7 +8,7 @@
 //! The disk-full cases run `evodb` under `ulimit -f` (with SIGXFSZ ignored, a write past the
 //! limit fails with EFBIG as a full disk fails with ENOSPC), which needs no privileges.
 
-mod cli;
+use crate::cli;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -6,7 +6,7 @@
 //! without PostgreSQL installed they are reported as skipped (a failure under
 //! `EVODB_REQUIRE_POSTGRES`, which tests/run.sh sets). The store URL parser is fuzzed at the end.
 
-mod cli;
+use crate::cli;
 
 use std::ffi::OsStr;
 use std::io::{Read, Write};

@@ -16,7 +16,7 @@
 //!
 //! Each test runs its cases and reports every failing one (with its name) at once.
 
-mod cli;
+use crate::cli;
 
 use std::fmt::Debug;
 use std::fs;

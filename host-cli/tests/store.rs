@@ -2,12 +2,12 @@
 //! granted one database directory's files; `database.json` is replaced atomically,
 //! `history.ndjson` gets one line per changing operation, and a failed call changes nothing.
 
-mod common;
+use crate::common;
 
 use common::{Wasmtime, load, request};
 use evodb_conformance::Face;
 use evodb_host::bindings::WithStore;
-use evodb_host::views;
+use evodb_host::bridge;
 use evodb_host::{Files, Host, State, population};
 use serde_json::{Value, json};
 use wasmtime::Store;
@@ -94,14 +94,14 @@ fn store_calls_match_the_in_memory_database_byte_for_byte() {
     for i in 0..30 {
         let stored = fx.add(&request(&req(i)), i as f64).unwrap();
         assert_eq!(
-            serde_json::json!(views::core::<_, evodb_core::AddOutcome>(stored)),
+            serde_json::json!(bridge::core::<_, evodb_core::AddOutcome>(stored)),
             memory.add(&mut db, &req(i), i as f64).unwrap()
         );
         ops += 1;
         if i % 3 == 0 {
             let stored = fx.write(|m, store, db| m.call_sample(store, db).map(Ok)).unwrap();
             assert_eq!(
-                serde_json::json!(views::core::<_, evodb_core::Sample>(stored)),
+                serde_json::json!(bridge::core::<_, evodb_core::Sample>(stored)),
                 memory.sample(&mut db, None).expect("a sample without a target"),
                 "sample after add {i}"
             );

@@ -245,7 +245,7 @@ pub(crate) fn read_password_file(path: &Path) -> Option<String> {
             Some(format!(
                 "password file `{}` is not a plain file ({}); it is ignored",
                 path.display(),
-                crate::describe_file_type(meta.file_type())
+                evodb_safe_files::describe_file_type(meta.file_type())
             ))
         } else if meta.permissions().mode() & 0o077 != 0 {
             Some(format!(

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use evodb_conformance::Face;
-use evodb_host::{Host, State, population, views};
+use evodb_host::{Host, State, bridge, population};
 use serde_json::{Value, json};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -41,12 +41,12 @@ pub fn code(err: &population::Error) -> String {
 /// A vector's request (JSON) as the WIT record: parsed by the core, bridged field for field.
 pub fn request(r: &Value) -> population::AddRequest {
     let request: evodb_core::AddRequest = serde_json::from_value(r.clone()).expect("vector requests parse");
-    views::wit(request)
+    bridge::wit(request)
 }
 
 /// A WIT result as the seed CLI's JSON shape of its core twin.
 fn shape<W: evodb_core::api::IntoCore<C>, C: serde::Serialize>(value: W) -> Value {
-    json!(views::core(value))
+    json!(bridge::core(value))
 }
 
 impl Face for Wasmtime {
@@ -114,11 +114,11 @@ impl Face for Wasmtime {
                 .database()
                 .call_lineage(&mut self.store, *db, id)
                 .expect("no trap")
-                .map(views::core::<_, evodb_core::Lineage>)
+                .map(bridge::core::<_, evodb_core::Lineage>)
         )
     }
     fn export(&mut self, db: &ResourceAny, format: evodb_core::ExportFormat) -> String {
-        let format = views::wit(format);
+        let format = bridge::wit(format);
         self.guest.database().call_export(&mut self.store, *db, format).expect("no trap")
     }
     fn events(&mut self, db: &mut ResourceAny) -> Value {
@@ -134,11 +134,11 @@ impl Face for Wasmtime {
     }
     fn note(&mut self, db: &mut ResourceAny, r: &Value) -> Result<Value, String> {
         let request: evodb_core::NoteRequest = serde_json::from_value(r.clone()).expect("vector notes parse");
-        let out = self.guest.database().call_note(&mut self.store, *db, &views::wit(request)).expect("no trap");
+        let out = self.guest.database().call_note(&mut self.store, *db, &bridge::wit(request)).expect("no trap");
         out.map(shape).map_err(|e| code(&e))
     }
     fn notes(&mut self, db: &ResourceAny, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value {
-        let kind = kind.map(|kind| views::wit(evodb_conformance::note_kind(kind)));
+        let kind = kind.map(|kind| bridge::wit(evodb_conformance::note_kind(kind)));
         let notes = self.guest.database().call_notes(&mut self.store, *db, target, kind, limit).expect("no trap");
         shape(notes)
     }

@@ -4,14 +4,14 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 use evodb_core::{AddOutcome, AddRequest};
-use evodb_host::views::{self as output, core};
+use evodb_host::bridge::{self as output, core};
 use evodb_host::{Access, population as wit};
 use serde_json::{Map, Value, json};
 
 use crate::failure::Failure;
 use crate::input::{now, read_text, without_final_newline};
 use crate::matches::optional;
-use crate::session::Runtime;
+use crate::session::Engine;
 
 /// The flags that describe a candidate's code, metrics and changes.
 #[derive(Debug)]
@@ -81,8 +81,8 @@ pub fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failur
 }
 
 /// Adds `request` to the database at `db` and saves it; with the warning when it made a new one.
-pub fn add_to(runtime: &Runtime, db: &Path, request: &wit::AddRequest) -> Result<(Vec<String>, AddOutcome), Failure> {
-    let mut session = runtime.open(db, Access::Write)?;
+pub fn add_to(engine: &Engine, db: &Path, request: &wit::AddRequest) -> Result<(Vec<String>, AddOutcome), Failure> {
+    let mut session = engine.open(db, Access::Write)?;
     let warnings = session.new_database_warning();
     let outcome = session.write(|m, st, db| m.call_add(st, db, request, now()))?;
     Ok((warnings, core(outcome)))

@@ -9,42 +9,42 @@ use evodb_host::postgres::PgRun;
 use crate::failure::Failure;
 use crate::location::StoreArgs;
 use crate::reply::Reply;
-use crate::session::{Runtime, SandboxArgs};
+use crate::session::{Engine, SandboxArgs};
 
 /// How `evodb serve` answers a client's command line (given with its working directory) on the
 /// run it keeps warm: parse, check and dispatch, on the server's engine, which it hands back.
 /// Given by `main`, the one dispatcher, so that `serve` needs to know no other command.
-pub type Answer = fn(Runtime, argv: &[String], cwd: &Path, run: &PgRun) -> (Runtime, Result<Reply, Failure>);
+pub type Answer = fn(Engine, argv: &[String], cwd: &Path, run: &PgRun) -> (Engine, Result<Reply, Failure>);
 
 pub struct Context {
     pub sandbox: SandboxArgs,
     pub store: StoreArgs,
     pub answer: Answer,
-    runtime: OnceCell<Runtime>,
+    engine: OnceCell<Engine>,
 }
 
 impl Context {
     pub fn new(sandbox: SandboxArgs, store: StoreArgs, answer: Answer) -> Context {
-        Context { sandbox, store, answer, runtime: OnceCell::new() }
+        Context { sandbox, store, answer, engine: OnceCell::new() }
     }
 
     /// A context on an engine already started (the one `evodb serve` keeps warm).
-    pub fn holding(runtime: Runtime, answer: Answer) -> Context {
-        let (sandbox, store) = (runtime.sandbox.clone(), runtime.store_args.clone());
-        Context { sandbox, store, answer, runtime: OnceCell::from(runtime) }
+    pub fn holding(engine: Engine, answer: Answer) -> Context {
+        let (sandbox, store) = (engine.sandbox.clone(), engine.store_args.clone());
+        Context { sandbox, store, answer, engine: OnceCell::from(engine) }
     }
 
     /// The engine with the component loaded, started on first use.
-    pub fn runtime(&self) -> Result<&Runtime, Failure> {
-        if let Some(runtime) = self.runtime.get() {
-            return Ok(runtime);
+    pub fn engine(&self) -> Result<&Engine, Failure> {
+        if let Some(engine) = self.engine.get() {
+            return Ok(engine);
         }
-        let runtime = Runtime::start(&self.sandbox, self.store.clone())?;
-        Ok(self.runtime.get_or_init(|| runtime))
+        let engine = Engine::start(&self.sandbox, self.store.clone())?;
+        Ok(self.engine.get_or_init(|| engine))
     }
 
     /// The engine, if one was started.
-    pub fn into_runtime(self) -> Option<Runtime> {
-        self.runtime.into_inner()
+    pub fn into_engine(self) -> Option<Engine> {
+        self.engine.into_inner()
     }
 }

@@ -1,7 +1,7 @@
 //! Every way a command fails, each with its documented exit code (the table's exit codes, `evodb_cli_spec::CLI.exit_codes`).
 
-use evodb_host::trial::{ErrorKind, TrialError};
 use evodb_host::{HostError, population};
+use evodb_trial::{ErrorKind, TrialError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum Failure {

@@ -20,7 +20,7 @@ use crate::reply::{Output, Reply};
 use crate::serve_protocol::{
     ACKNOWLEDGE, GO, RECEIVED, Request, STARTING, TRANSFER, build, is_stopped, read_byte, socket_of,
 };
-use crate::session::Runtime;
+use crate::session::Engine;
 
 /// The commands a server answers: those on one database that read no standard input and need
 /// nothing of the client's but its files (git mode's repository, a whole import are not).
@@ -264,21 +264,21 @@ const STOPPED_LIMIT: Duration = Duration::from_secs(2);
 /// `evodb serve`'s answer to a client's command on the run it keeps warm ([`crate::context::Answer`]):
 /// parsed as the client would, refused unless the server may answer it, its file flags read
 /// against the client's directory, then run on the warm engine.
-pub fn answer(runtime: Runtime, argv: &[String], cwd: &Path, run: &PgRun) -> (Runtime, Result<Reply, Failure>) {
-    match answerable(argv, cwd, run, &runtime) {
-        Err(failure) => (runtime, Err(failure)),
+pub fn answer(engine: Engine, argv: &[String], cwd: &Path, run: &PgRun) -> (Engine, Result<Reply, Failure>) {
+    match answerable(argv, cwd, run, &engine) {
+        Err(failure) => (engine, Err(failure)),
         Ok(cli) => {
-            let mut runtime = runtime;
-            runtime.store_args = cli.store;
-            let ctx = Context::holding(runtime, answer);
+            let mut engine = engine;
+            engine.store_args = cli.store;
+            let ctx = Context::holding(engine, answer);
             let result = cli.command.run(&ctx);
-            (ctx.into_runtime().expect("the context holds the served engine"), result)
+            (ctx.into_engine().expect("the context holds the served engine"), result)
         }
     }
 }
 
 /// The client's command line, if the server may answer it.
-fn answerable(argv: &[String], cwd: &Path, run: &PgRun, runtime: &Runtime) -> Result<Cli, Failure> {
+fn answerable(argv: &[String], cwd: &Path, run: &PgRun, engine: &Engine) -> Result<Cli, Failure> {
     let mut cli = crate::cli::parse(argv).map_err(|e| Failure::Usage(e.to_string()))?;
     let refused = || {
         Failure::Usage(format!(
@@ -289,7 +289,7 @@ fn answerable(argv: &[String], cwd: &Path, run: &PgRun, runtime: &Runtime) -> Re
     };
     let db = answers(&cli.command).ok_or_else(refused)?;
     match cli.store.locate(db)? {
-        Location::Postgres(asked) if runtime.keeps_warm(&asked) => {}
+        Location::Postgres(asked) if engine.keeps_warm(&asked) => {}
         _ => return Err(refused()),
     }
     in_directory(&mut cli.command, cwd);

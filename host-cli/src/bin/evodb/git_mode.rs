@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 use evodb_core::policy_check;
-use evodb_host::trial::git::{git, repository_of};
+use evodb_trial::git::{git, repository_of};
 use serde_json::{Map, Value, json};
 
 use crate::failure::Failure;
 use crate::matches::optional;
-use crate::session::Runtime;
+use crate::session::Engine;
 
 /// `add`'s git-mode flags.
 #[derive(Debug, Default)]
@@ -133,7 +133,7 @@ impl GitCandidate {
     /// the candidate an `error` with the policy's reason. Returns the warning to print, if any.
     pub fn apply(
         &self,
-        runtime: &Runtime,
+        engine: &Engine,
         db: &Path,
         fields: &mut Map<String, Value>,
     ) -> Result<Option<String>, Failure> {
@@ -147,7 +147,7 @@ impl GitCandidate {
             // The initial program is no mutation: there is no parent to diff against.
             return Ok(None);
         }
-        let base = match parent_commit(runtime, db, &parent)? {
+        let base = match parent_commit(engine, db, &parent)? {
             Some(commit) => commit,
             None => match git(
                 &self.repo,
@@ -184,11 +184,11 @@ impl GitCandidate {
 }
 
 /// The commit recorded with the live program `parent`, if any.
-fn parent_commit(runtime: &Runtime, db: &Path, parent: &str) -> Result<Option<String>, Failure> {
+fn parent_commit(engine: &Engine, db: &Path, parent: &str) -> Result<Option<String>, Failure> {
     if parent.is_empty() {
         return Ok(None);
     }
-    let database = runtime.database_json(db)?;
+    let database = engine.database_json(db)?;
     stored_commit(&database["programs"][parent], parent)
 }
 

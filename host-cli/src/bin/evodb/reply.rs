@@ -5,7 +5,7 @@
 //! and the first line of the two servers (`view`, `serve`), which must reach the reader before
 //! the command ends.
 
-use evodb_host::trial::TrialError;
+use evodb_trial::TrialError;
 use serde::{Deserialize, Serialize};
 
 use crate::failure::Failure;
@@ -20,9 +20,9 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// A value as the CLI prints JSON (`evodb_host::views::json`).
+    /// A value as the CLI prints JSON (`evodb_host::bridge::json`).
     pub fn json(value: &impl Serialize) -> Reply {
-        Reply::from(evodb_host::views::json(value))
+        Reply::from(evodb_host::bridge::json(value))
     }
 
     /// This reply, with `warnings` printed before its own.
@@ -47,7 +47,7 @@ impl From<String> for Reply {
 /// A failed trial: the failure to exit with, and the report that comes with it, if any.
 impl From<TrialError> for Reply {
     fn from(err: TrialError) -> Reply {
-        let stdout = err.report.as_ref().map(evodb_host::views::json).unwrap_or_default();
+        let stdout = err.report.as_ref().map(evodb_host::bridge::json).unwrap_or_default();
         Reply::failed(stdout, Failure::from(err))
     }
 }

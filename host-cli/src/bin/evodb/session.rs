@@ -25,7 +25,7 @@ pub struct SandboxArgs {
 }
 
 /// The engine with the component loaded: once per process.
-pub struct Runtime {
+pub struct Engine {
     host: Host,
     component: Component,
     pub store_args: StoreArgs,
@@ -50,13 +50,13 @@ struct Warm {
     client: ::postgres::Client,
 }
 
-impl Runtime {
-    pub fn start(sandbox: &SandboxArgs, store_args: StoreArgs) -> Result<Runtime, Failure> {
+impl Engine {
+    pub fn start(sandbox: &SandboxArgs, store_args: StoreArgs) -> Result<Engine, Failure> {
         let memory_bytes = usize::try_from(sandbox.memory_limit_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
         let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
         let host = Host::with_limits(limits).map_err(internal)?;
         let component = embedded::load(&host).map_err(internal)?;
-        Ok(Runtime { host, component, store_args, sandbox: sandbox.clone(), served: None })
+        Ok(Engine { host, component, store_args, sandbox: sandbox.clone(), served: None })
     }
 
     /// From now on, keeps the engine of `run` loaded between operations on it (`evodb serve`):
@@ -74,7 +74,7 @@ impl Runtime {
     /// The database at `db` as `database.json`'s JSON value (read-only): for the host-side
     /// commands that look at programs' fields (`apply`, git mode).
     pub fn database_json(&self, db: &Path) -> Result<serde_json::Value, Failure> {
-        let format = evodb_host::views::wit(evodb_core::ExportFormat::Json);
+        let format = evodb_host::bridge::wit(evodb_core::ExportFormat::Json);
         let text = self.open(db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
         serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))
     }
@@ -92,12 +92,12 @@ impl Runtime {
         self.open_location(self.locate(db)?, access)
     }
 
-    /// [`Runtime::open`] on a location already resolved.
+    /// [`Engine::open`] on a location already resolved.
     pub fn open_location(&self, location: Location, access: Access) -> Result<Session<'_>, Failure> {
         self.open_within(location, access, None)
     }
 
-    /// [`Runtime::open_location`] for an operation whose time budget ends at `deadline` (`None`:
+    /// [`Engine::open_location`] for an operation whose time budget ends at `deadline` (`None`:
     /// the budget starts once connected). On a PostgreSQL run the budget bounds the whole
     /// operation, the wait for the run's lock and every statement included, and the component's
     /// call gets what is left of it.
@@ -143,7 +143,7 @@ impl Runtime {
         let (mut store, bindings) = self.instantiate(files)?;
         store.data_mut().set_deadline(deadline.map(|deadline| deadline.at));
         let reopen = reopen.map(|run| (run, access, deadline.unwrap_or_else(|| Deadline::after(budget))));
-        Ok(Session { runtime: self, store, bindings, shown, dir, reopen, kept: None, keeps: false })
+        Ok(Session { engine: self, store, bindings, shown, dir, reopen, kept: None, keeps: false })
     }
 
     fn instantiate(&self, files: Files) -> Result<(Store<State>, Rc<WithStore>), Failure> {
@@ -189,12 +189,12 @@ impl Runtime {
         };
         store.data_mut().set_deadline(Some(deadline.at));
         let reopen = Some((Box::new(run.clone()), access, deadline));
-        Ok(Session { runtime: self, store, bindings, shown: run.shown(), dir: None, reopen, kept, keeps: true })
+        Ok(Session { engine: self, store, bindings, shown: run.shown(), dir: None, reopen, kept, keeps: true })
     }
 }
 
 pub struct Session<'a> {
-    runtime: &'a Runtime,
+    engine: &'a Engine,
     store: Store<State>,
     bindings: Rc<WithStore>,
     /// The location as the user named it (a run without its password), for messages.
@@ -213,8 +213,8 @@ pub struct Session<'a> {
 
 impl Drop for Session<'_> {
     fn drop(&mut self) {
-        let (Some((db, at)), Some(served)) = (self.kept.take(), &self.runtime.served) else { return };
-        let mut store = std::mem::replace(&mut self.store, self.runtime.host.store(Files::default()));
+        let (Some((db, at)), Some(served)) = (self.kept.take(), &self.engine.served) else { return };
+        let mut store = std::mem::replace(&mut self.store, self.engine.host.store(Files::default()));
         let Files::Postgres(files) = std::mem::take(store.data_mut().files_mut()) else { return };
         let Some(client) = files.into_client() else { return };
         *served.warm.borrow_mut() = Some(Warm { store, bindings: Rc::clone(&self.bindings), db, at, client });
@@ -269,9 +269,9 @@ impl Session<'_> {
         }
         let (interface, methods) =
             (self.bindings.evodb_population_store(), self.bindings.evodb_population_population().database());
-        let (runtime, shown) = (self.runtime, self.shown.clone());
+        let (engine, shown) = (self.engine, self.shown.clone());
         self.store.data_mut().files_mut().take_committed();
-        let result = self.runtime.host.call(&mut self.store, |store| {
+        let result = self.engine.host.call(&mut self.store, |store| {
             let db = match create_recording(&methods, store, config_json, rng_seed)? {
                 Ok(db) => db,
                 Err(e) => return Ok(Err(e)),
@@ -280,7 +280,7 @@ impl Session<'_> {
                 Ok(value) => value,
                 Err(e) => return Ok(Err(e)),
             };
-            match save_db(interface, store, db, runtime, &shown)? {
+            match save_db(interface, store, db, engine, &shown)? {
                 Ok(Saved::Whole) => {}
                 Ok(Saved::ThenFailed) => return Ok(Ok(value)),
                 Err(e) => return Ok(Err(e)),
@@ -335,14 +335,14 @@ impl Session<'_> {
     /// `<dir>/history.ndjson` as stored.
     pub fn history(&mut self) -> Result<String, Failure> {
         let interface = self.bindings.evodb_population_store();
-        let result = self.runtime.host.call(&mut self.store, |store| interface.call_history(store));
+        let result = self.engine.host.call(&mut self.store, |store| interface.call_history(store));
         result.map_err(|e| self.failed(e))
     }
 
     /// Every problem in `<dir>/database.json` as stored.
     pub fn validate(&mut self) -> Result<Vec<String>, Failure> {
         let interface = self.bindings.evodb_population_store();
-        let result = self.runtime.host.call(&mut self.store, |store| interface.call_validate(store));
+        let result = self.engine.host.call(&mut self.store, |store| interface.call_validate(store));
         result.map_err(|e| self.failed(e))
     }
 
@@ -363,7 +363,7 @@ impl Session<'_> {
                     attempt += 1;
                     eprintln!("{}", run.url.redact(&postgres::retry_warning(&message, attempt)));
                     std::thread::sleep(postgres::backoff(attempt));
-                    *self = self.runtime.open_within(Location::Postgres(run), access, Some(deadline))?;
+                    *self = self.engine.open_within(Location::Postgres(run), access, Some(deadline))?;
                 }
                 (result, _, _) => return result,
             }
@@ -382,9 +382,9 @@ impl Session<'_> {
             // A load reads the snapshot and every event after it, wherever the run was resumed.
             self.store.data_mut().files_mut().reload();
         }
-        let (runtime, shown) = (self.runtime, self.shown.clone());
+        let (engine, shown) = (self.engine, self.shown.clone());
         self.store.data_mut().files_mut().take_committed();
-        let result = self.runtime.host.call(&mut self.store, |store| {
+        let result = self.engine.host.call(&mut self.store, |store| {
             let db = match kept {
                 // Parked by the operation before: the events stored since are re-run onto it.
                 Some((db, _)) => match interface.call_catch_up(&mut *store, db)? {
@@ -402,7 +402,7 @@ impl Session<'_> {
                 Err(e) => return Ok(Err(e)),
             };
             if save {
-                match save_db(interface, store, db, runtime, &shown)? {
+                match save_db(interface, store, db, engine, &shown)? {
                     Ok(Saved::Whole) => {}
                     // The instance, part-way through its save, is not kept.
                     Ok(Saved::ThenFailed) => return Ok(Ok((value, None))),
@@ -458,7 +458,7 @@ fn save_db(
     interface: &evodb_host::store::Guest,
     store: &mut Store<State>,
     db: ResourceAny,
-    runtime: &Runtime,
+    engine: &Engine,
     shown: &str,
 ) -> Outcome<Saved> {
     match interface.call_save(&mut *store, db) {
@@ -466,15 +466,15 @@ fn save_db(
         Ok(Err(e)) if !store.data().files().committed() => Ok(Err(e)),
         Err(trap) if !store.data().files().committed() => Err(trap),
         failed => {
-            saved_then_failed(runtime, store, shown, failed.err());
+            saved_then_failed(engine, store, shown, failed.err());
             Ok(Ok(Saved::ThenFailed))
         }
     }
 }
 
-fn saved_then_failed(runtime: &Runtime, store: &Store<State>, shown: &str, trap: Option<wasmtime::Error>) {
+fn saved_then_failed(engine: &Engine, store: &Store<State>, shown: &str, trap: Option<wasmtime::Error>) {
     let why =
-        trap.map_or_else(|| "the save reported an error".to_string(), |t| runtime.host.classify(store, t).to_string());
+        trap.map_or_else(|| "the save reported an error".to_string(), |t| engine.host.classify(store, t).to_string());
     eprintln!("warning: the operation was saved to {shown}; the call failed only after that ({why})");
 }
 

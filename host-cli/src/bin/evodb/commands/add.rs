@@ -81,14 +81,14 @@ impl Args {
                 fields.insert(key.into(), value);
             }
         }
-        let runtime = ctx.runtime()?;
+        let engine = ctx.engine()?;
         let policy = match &git {
-            Some(git) => git.apply(runtime, &db, &mut fields)?,
+            Some(git) => git.apply(engine, &db, &mut fields)?,
             None => None,
         };
         let request = add_request(fields)?;
         // The seed prints no warnings in its JSON; the CLI prints them on stderr.
-        let (mut warnings, mut outcome) = add_to(runtime, &db, &request)?;
+        let (mut warnings, mut outcome) = add_to(engine, &db, &request)?;
         warnings.extend(policy);
         warnings.append(&mut outcome.warnings);
         Ok(Reply::json(&outcome).warned(warnings))

@@ -5,12 +5,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use evodb_host::replace::replace_file;
+use evodb_safe_files::replace_file;
 
 use evodb_core::{BestProgram, FilePlacement, Placed, place_in_target};
 use evodb_host::Access;
-use evodb_host::trial::{self, Candidate, Isolation, Spec, git};
-use evodb_host::views::{self as output, core};
+use evodb_host::bridge::{self as output, core};
+use evodb_trial::{self as trial, Candidate, Isolation, Spec, git};
 use serde_json::{Value, json};
 
 use clap::ArgMatches;
@@ -20,7 +20,7 @@ use crate::failure::Failure;
 use crate::input::timeout_of;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
-use crate::session::{Runtime, ok};
+use crate::session::{Engine, ok};
 
 /// `evodb apply`'s arguments (their help is in the command-line table, `evodb_cli_spec`).
 #[derive(Debug)]
@@ -56,14 +56,14 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        apply(ctx.runtime()?, self)
+        apply(ctx.engine()?, self)
     }
 }
 
-fn apply(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
+fn apply(engine: &Engine, args: Args) -> Result<Reply, Failure> {
     let timeout = timeout_of(args.timeout_sec)?;
     let (repo, target) = target_in_repository(&args.target)?;
-    let chosen = choose(runtime, &args.db, args.id.as_deref())?;
+    let chosen = choose(engine, &args.db, args.id.as_deref())?;
     if git::has_changes(&repo, &target).map_err(Failure::Io)? {
         return Err(Failure::BadInput(format!(
             "--target `{}` has uncommitted changes, which the commit would mix in; commit or stash them first",
@@ -85,7 +85,7 @@ fn apply(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
             target.display()
         ))
     })?;
-    let programs = runtime.database_json(&args.db)?;
+    let programs = engine.database_json(&args.db)?;
     let nearest_first = nearest_first(&programs["programs"], &chosen.id);
     let placed = place_in_target(&file, &chosen.code, &nearest_first).map_err(|why| {
         Failure::BadInput(format!(
@@ -186,9 +186,9 @@ fn target_in_repository(given: &Path) -> Result<(PathBuf, PathBuf), Failure> {
 }
 
 /// The best program, or the live program with `id`.
-fn choose(runtime: &Runtime, db: &Path, id: Option<&str>) -> Result<Chosen, Failure> {
+fn choose(engine: &Engine, db: &Path, id: Option<&str>) -> Result<Chosen, Failure> {
     let Some(id) = id else {
-        let best = runtime.open(db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
+        let best = engine.open(db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
         let best = core::<_, Option<BestProgram>>(best)
             .ok_or_else(|| Failure::NotFound("the database holds no program yet; nothing to apply".into()))?;
         return Ok(Chosen {
@@ -198,7 +198,7 @@ fn choose(runtime: &Runtime, db: &Path, id: Option<&str>) -> Result<Chosen, Fail
             changes: best.changes.to_string(),
         });
     };
-    let database = runtime.database_json(db)?;
+    let database = engine.database_json(db)?;
     let program = database["programs"].get(id).ok_or_else(|| {
         Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
     })?;

@@ -37,7 +37,7 @@ impl Args {
 fn copy(ctx: &Context, Args { src, dst }: Args) -> Result<Reply, Failure> {
     // `--run` names the PostgreSQL side, whichever it is.
     let sides = StoreArgs { store: None, env_store: None, ..ctx.store.clone() };
-    let runtime = ctx.runtime()?;
+    let engine = ctx.engine()?;
     let (from, to) = (locate(&sides, &src)?, locate(&sides, &dst)?);
     if matches!((&from, &to), (Location::Postgres(_), Location::Postgres(_))) {
         return Err(Failure::Usage(
@@ -45,7 +45,7 @@ fn copy(ctx: &Context, Args { src, dst }: Args) -> Result<Reply, Failure> {
                 .into(),
         ));
     }
-    let mut source = runtime.open_location(from, Access::Read)?;
+    let mut source = engine.open_location(from, Access::Read)?;
     let from_shown = source.shown().to_string();
     if !source.holds_database() {
         return Err(Failure::NotFound(format!(
@@ -62,7 +62,7 @@ fn copy(ctx: &Context, Args { src, dst }: Args) -> Result<Reply, Failure> {
     let history = source.history()?;
     drop(source);
 
-    let mut target = runtime.open_location(to, Access::Write)?;
+    let mut target = engine.open_location(to, Access::Write)?;
     let to_shown = target.shown().to_string();
     if target.holds_database() || !target.history()?.is_empty() {
         return Err(Failure::BadInput(format!(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::ArgMatches;
 use evodb_core::Info;
-use evodb_host::views::core;
+use evodb_host::bridge::core;
 use evodb_host::{Access, DATABASE_FILE};
 
 use crate::context::Context;
@@ -25,11 +25,11 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let runtime = ctx.runtime()?;
+        let engine = ctx.engine()?;
         // Writes only where there is no database yet: an existing file keeps its bytes (and an
         // existing directory is not even locked).
-        let exists = matches!(runtime.locate(&self.db)?, Location::Directory(dir) if dir.join(DATABASE_FILE).exists());
-        let mut session = runtime.open(&self.db, if exists { Access::Read } else { Access::Write })?;
+        let exists = matches!(engine.locate(&self.db)?, Location::Directory(dir) if dir.join(DATABASE_FILE).exists());
+        let mut session = engine.open(&self.db, if exists { Access::Read } else { Access::Write })?;
         let info = match session.holds_database() {
             true => session.read(|m, st, db| ok(m.call_info(st, db)))?,
             false => session.write(|m, st, db| ok(m.call_info(st, db)))?,

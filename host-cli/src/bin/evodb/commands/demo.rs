@@ -13,14 +13,14 @@ use clap::ArgMatches;
 
 use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK, seed_request};
 use evodb_core::{BestProgram, Metrics, Sample};
-use evodb_host::views as output;
+use evodb_host::bridge as output;
 use evodb_host::{Access, population as wit};
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::{Runtime, ok};
+use crate::session::{Engine, ok};
 
 #[derive(Debug)]
 pub struct Args {
@@ -45,11 +45,11 @@ impl Args {
 
     /// The run's story, a line per step, is the reply (the demo takes well under a second).
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        demo(ctx.runtime()?, self)
+        demo(ctx.engine()?, self)
     }
 }
 
-fn demo(runtime: &Runtime, Args { iterations, seed, out, config, landscape }: Args) -> Result<Reply, Failure> {
+fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args) -> Result<Reply, Failure> {
     let mut story: Vec<String> = Vec::new();
     let landscape: Landscape = serde_json::from_str(&landscape)
         .map_err(|e| Failure::BadInput(format!("--landscape: {e}; e.g. '{{\"terms\":4,\"ruggedness\":0.5}}'")))?;
@@ -58,7 +58,7 @@ fn demo(runtime: &Runtime, Args { iterations, seed, out, config, landscape }: Ar
     let candidates_dir = out.join("candidates");
     fs::create_dir_all(&candidates_dir)
         .map_err(|e| Failure::Io(format!("cannot create `{}`: {e}", candidates_dir.display())))?;
-    let mut session = runtime.open(&database_dir, Access::Write)?;
+    let mut session = engine.open(&database_dir, Access::Write)?;
     let mut mutator = Mutator::new(seed);
 
     let info = session.read(|m, st, db| ok(m.call_info(st, db)))?;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::ArgMatches;
 use evodb_core::ExportFormat;
-use evodb_host::views as output;
+use evodb_host::bridge as output;
 use evodb_host::{Access, population as wit};
 
 use crate::context::Context;
@@ -34,7 +34,7 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let format: wit::ExportFormat = output::wit(self.format);
-        let text = ctx.runtime()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
+        let text = ctx.engine()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
         Ok(Reply::from(text.trim_end().to_string()))
     }
 }

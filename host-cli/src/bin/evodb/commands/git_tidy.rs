@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_host::trial::git::{git, repository_of};
-use evodb_host::views as output;
+use evodb_host::bridge as output;
+use evodb_trial::git::{git, repository_of};
 use serde_json::json;
 
 use crate::context::Context;
@@ -13,7 +13,7 @@ use crate::failure::Failure;
 use crate::git_mode::stored_commit;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::Runtime;
+use crate::session::Engine;
 
 /// `evodb git-tidy`'s arguments.
 #[derive(Debug)]
@@ -29,11 +29,11 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        tidy(ctx.runtime()?, self)
+        tidy(ctx.engine()?, self)
     }
 }
 
-fn tidy(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
+fn tidy(engine: &Engine, args: Args) -> Result<Reply, Failure> {
     let cwd = std::env::current_dir().map_err(|e| Failure::Io(format!("cannot read the current directory: {e}")))?;
     let repo = repository_of(&cwd).ok_or_else(|| {
         Failure::Usage(format!("git-tidy works in the run's repository, and `{}` is in none", cwd.display()))
@@ -41,7 +41,7 @@ fn tidy(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
     if args.prefix.trim_end_matches('/').is_empty() {
         return Err(Failure::Usage("--prefix is empty; pass the run's branch prefix, e.g. evo/run-1/".into()));
     }
-    let database = runtime.database_json(&args.db)?;
+    let database = engine.database_json(&args.db)?;
     let programs = database["programs"].as_object().cloned().unwrap_or_default();
 
     // 1. best-gen-N on the best's commit.

@@ -24,9 +24,9 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, tail } = self;
-        let runtime = ctx.runtime()?;
-        let mut session = runtime.open(&db, Access::Read)?;
-        if matches!(runtime.locate(&db)?, Location::Directory(_)) {
+        let engine = ctx.engine()?;
+        let mut session = engine.open(&db, Access::Read)?;
+        if matches!(engine.locate(&db)?, Location::Directory(_)) {
             // Read by the host from the end: `--tail 1` on a history of any size reads kilobytes.
             let cap = ctx.sandbox.memory_limit_mb.saturating_mul(1 << 20);
             return Ok(evodb_host::history::lines(session.directory(), tail, cap)?.into());

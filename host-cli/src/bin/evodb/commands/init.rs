@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_core::Info;
 use evodb_host::Access;
-use evodb_host::views::core;
+use evodb_host::bridge::core;
 
 use crate::config_flags::{ConfigFlags, config_json};
 use crate::context::Context;
@@ -32,7 +32,7 @@ impl Args {
         // Checked before the directory is created, so a bad config leaves nothing behind.
         evodb_core::Config::from_json(&config)?;
         evodb_core::Database::check_seed(self.seed)?;
-        let info = ctx.runtime()?.open(&self.db, Access::Write)?.init(&config, self.seed)?;
+        let info = ctx.engine()?.open(&self.db, Access::Write)?.init(&config, self.seed)?;
         Ok(Reply::json(&core::<_, Info>(info)))
     }
 }

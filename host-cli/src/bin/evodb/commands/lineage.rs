@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_core::Lineage;
 use evodb_host::Access;
-use evodb_host::views::core;
+use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -26,7 +26,7 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, id } = self;
-        let lineage = ctx.runtime()?.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_lineage(st, db, &id)))?;
+        let lineage = ctx.engine()?.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_lineage(st, db, &id)))?;
         let lineage = lineage.ok_or_else(|| {
             Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
         })?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_core::{Note, NoteKind};
 use evodb_host::Access;
-use evodb_host::views::{self as output, core};
+use evodb_host::bridge::{self as output, core};
 use serde_json::json;
 
 use crate::context::Context;
@@ -38,7 +38,7 @@ impl Args {
         let kind: Option<NoteKind> = kind.and_then(|kind| serde_json::from_value(json!(kind)).ok());
         let kind = kind.map(output::wit);
         let notes = ctx
-            .runtime()?
+            .engine()?
             .open(&db, Access::Read)?
             .read(|m, st, db| ok(m.call_notes(st, db, target.as_deref(), kind, limit)))?;
         Ok(Reply::json(&json!({ "notes": core::<_, Vec<Note>>(notes) })))

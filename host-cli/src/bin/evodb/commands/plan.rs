@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_core::Plan;
 use evodb_host::Access;
-use evodb_host::views::core;
+use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -28,7 +28,7 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, n, frozen, boosted } = self;
-        let mut session = ctx.runtime()?.open(&db, Access::Write)?;
+        let mut session = ctx.engine()?.open(&db, Access::Write)?;
         let warnings = session.new_database_warning();
         let plan = session.write(|m, st, db| m.call_plan(st, db, n, &frozen, &boosted))?;
         Ok(Reply::json(&core::<_, Plan>(plan)).warned(warnings))

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_core::Sample;
 use evodb_host::Access;
-use evodb_host::views::core;
+use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -27,7 +27,7 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, target } = self;
-        let mut session = ctx.runtime()?.open(&db, Access::Write)?;
+        let mut session = ctx.engine()?.open(&db, Access::Write)?;
         let warnings = session.new_database_warning();
         let sample = match &target {
             None => session.write(|m, st, db| ok(m.call_sample(st, db)))?,

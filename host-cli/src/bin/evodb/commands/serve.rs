@@ -28,7 +28,7 @@ use crate::reply::{Output, Reply};
 use crate::serve_protocol::{
     GO, HANDSHAKE, MAX_CLIENTS, RECEIVED, Request, STARTING, TRANSFER, build, read_byte, socket_dir, socket_of,
 };
-use crate::session::Runtime;
+use crate::session::Engine;
 
 /// Held while a command is answered, so that stopping waits for it.
 static ANSWERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -76,13 +76,13 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
              PGPASSWORD or a password file (~/.pgpass, mode 600, or PGPASSFILE) instead"
         );
     }
-    let mut runtime = Runtime::start(sandbox, store)?;
+    let mut engine = Engine::start(sandbox, store)?;
     let mut kept = (*run).clone();
     kept.url.keep_alive();
-    runtime.keep_warm(kept);
+    engine.keep_warm(kept);
     // Opened once now, so that the first command finds the engine warm (a run not made yet is
     // served all the same: its first writer makes it).
-    let warmed = runtime
+    let warmed = engine
         .open_location(Location::Postgres(run.clone()), evodb_host::Access::Read)
         .and_then(|mut session| session.read(|m, st, db| crate::session::ok(m.call_info(st, db))));
     match warmed {
@@ -109,14 +109,14 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
         socket.display()
     );
     let (jobs, queue) = std::sync::mpsc::channel::<Job>();
-    let limits = (runtime.sandbox.time_budget_ms, runtime.sandbox.memory_limit_mb);
+    let limits = (engine.sandbox.time_budget_ms, engine.sandbox.memory_limit_mb);
     let credential = run.url.credential();
     std::thread::spawn(move || accept(&listener, &jobs, limits, credential.as_deref()));
     // Commands run here, one at a time (the engine is this thread's); clients' requests are
     // read and their replies written on threads of their own, so no client holds up another.
     for job in queue {
         let _answering = ANSWERING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        runtime = job.run(runtime, &run, ctx.answer);
+        engine = job.run(engine, &run, ctx.answer);
     }
     Ok(Reply::default())
 }
@@ -134,7 +134,7 @@ impl Job {
     /// Tells the client its turn has come, runs the command once it says go, and hands the
     /// reply to the client's thread. One line per command for the operator: which, its exit
     /// code, how long (never its flags, which may hold a password).
-    fn run(mut self, runtime: Runtime, run: &PgRun, answer: Answer) -> Runtime {
+    fn run(mut self, engine: Engine, run: &PgRun, answer: Answer) -> Engine {
         let name = command_name(&self.request.argv);
         let _ = self.stream.set_write_timeout(Some(HANDSHAKE));
         let go =
@@ -142,10 +142,10 @@ impl Job {
         if !go {
             eprintln!("dropped `{name}`: the client gave up before its turn (it runs the command by itself)");
             let _ = self.reply.send(None);
-            return runtime;
+            return engine;
         }
         let started = Instant::now();
-        let (runtime, result) = answer(runtime, &self.request.argv, &self.request.cwd, run);
+        let (engine, result) = answer(engine, &self.request.argv, &self.request.cwd, run);
         let reply = Output::of(result);
         eprintln!(
             "answered `{name}`: exit {} in {:.1} ms ({:.1} ms after it arrived)",
@@ -154,7 +154,7 @@ impl Job {
             self.received.elapsed().as_secs_f64() * 1e3
         );
         let _ = self.reply.send(Some(reply));
-        runtime
+        engine
     }
 }
 

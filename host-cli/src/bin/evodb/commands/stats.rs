@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use evodb_core::Stats;
 use evodb_host::Access;
-use evodb_host::views::core;
+use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -24,7 +24,7 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let stats = ctx.runtime()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_stats(st, db)))?;
+        let stats = ctx.engine()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_stats(st, db)))?;
         Ok(Reply::json(&core::<_, Stats>(stats)))
     }
 }

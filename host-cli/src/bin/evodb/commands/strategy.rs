@@ -1,5 +1,5 @@
 //! `evodb strategy init <dir>` and `evodb strategy check <dir>`: a strategy playbook (seed 004's
-//! runtime playbook and per-operator prompts, `skill/strategies/<name>/`) copied into a run, and
+//! engine playbook and per-operator prompts, `skill/strategies/<name>/`) copied into a run, and
 //! the check that every `<CUSTOMIZE: …>` marker in it has been filled.
 
 use std::fs;

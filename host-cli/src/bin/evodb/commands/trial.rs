@@ -1,9 +1,9 @@
-//! `evodb trial`: the flags, and the library's trial (`evodb_host::trial`) as a command.
+//! `evodb trial`: the flags, and `evodb_trial` as a command.
 
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_host::trial::{self, Candidate, Isolation, Spec};
+use evodb_trial::{self as trial, Candidate, Isolation, Spec};
 
 use crate::context::Context;
 use crate::failure::Failure;

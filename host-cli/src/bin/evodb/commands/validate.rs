@@ -33,11 +33,11 @@ impl Args {
                 shown(db)
             ))
         };
-        let runtime = ctx.runtime()?;
-        if matches!(runtime.locate(db)?, Location::Directory(dir) if !dir.join(DATABASE_FILE).exists()) {
+        let engine = ctx.engine()?;
+        if matches!(engine.locate(db)?, Location::Directory(dir) if !dir.join(DATABASE_FILE).exists()) {
             return Err(missing());
         }
-        let mut session = runtime.open(db, Access::Read)?;
+        let mut session = engine.open(db, Access::Read)?;
         if !session.holds_database() {
             return Err(missing());
         }

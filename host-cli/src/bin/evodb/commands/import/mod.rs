@@ -25,7 +25,7 @@ mod source;
 
 use evodb_core::{AddRequest, Metrics, Operator, Status};
 use evodb_host::Access;
-use evodb_host::views::{core, wit};
+use evodb_host::bridge::{core, wit};
 use serde_json::json;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
@@ -37,7 +37,7 @@ use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::{required, subcommand};
 use crate::reply::Reply;
-use crate::session::Runtime;
+use crate::session::Engine;
 
 /// `evodb import <tool> <source> <dbPath>`.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        import(ctx.runtime()?, self)
+        import(ctx.engine()?, self)
     }
 }
 
@@ -106,8 +106,8 @@ struct SourceProgram {
     operator: Option<Operator>,
 }
 
-fn import(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
-    let reading = source::Reading::new(&runtime.sandbox);
+fn import(engine: &Engine, args: Args) -> Result<Reply, Failure> {
+    let reading = source::Reading::new(&engine.sandbox);
     let source = match args.source {
         Tool::OpenEvolve => openevolve::read(&args.from, &reading)?,
         Tool::Shinka => shinka::read(&args.from, &reading)?,
@@ -122,7 +122,7 @@ fn import(runtime: &Runtime, args: Args) -> Result<Reply, Failure> {
         Failure::BadInput(format!("{} import refused: {message}; nothing was stored", source.tool))
     })?;
 
-    let mut session = runtime.open(&args.db, Access::Write)?;
+    let mut session = engine.open(&args.db, Access::Write)?;
     let db_shown = session.shown().to_string();
     let programs = &source.programs;
     let outcome = session.init_with(&config.to_string(), 0, |m, st, db| {

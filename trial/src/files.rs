@@ -21,8 +21,8 @@ use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use crate::files::open_regular;
-use crate::replace::{own_regular_file, replace_file, sync_dir};
+use evodb_safe_files::open_regular;
+use evodb_safe_files::{own_regular_file, replace_file, sync_dir};
 
 /// The target (symlinks resolved: the file itself is swapped, never the link) and its siblings.
 #[derive(Debug, Clone)]

@@ -4,8 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 use evodb_core::{AddOutcome, AddRequest};
-use evodb_host::bridge::{self as output, core};
-use evodb_host::{Access, population as wit};
+use evodb_host::Access;
 use serde_json::{Map, Value, json};
 
 use crate::failure::Failure;
@@ -74,16 +73,15 @@ impl CandidateArgs {
 }
 
 /// Checks the request with the engine's own rules (errors name the field, e.g. `metrics.score`)
-/// and translates it into the WIT record.
-pub fn add_request(fields: Map<String, Value>) -> Result<wit::AddRequest, Failure> {
-    let request = AddRequest::from_json(&Value::Object(fields).to_string())?;
-    Ok(output::wit(request))
+
+pub fn add_request(fields: Map<String, Value>) -> Result<AddRequest, Failure> {
+    Ok(AddRequest::from_json(&Value::Object(fields).to_string())?)
 }
 
 /// Adds `request` to the database at `db` and saves it; with the warning when it made a new one.
-pub fn add_to(engine: &Engine, db: &Path, request: &wit::AddRequest) -> Result<(Vec<String>, AddOutcome), Failure> {
+pub fn add_to(engine: &Engine, db: &Path, request: AddRequest) -> Result<(Vec<String>, AddOutcome), Failure> {
     let mut session = engine.open(db, Access::Write)?;
     let warnings = session.new_database_warning();
-    let outcome = session.write(|m, st, db| m.call_add(st, db, request, now()))?;
-    Ok((warnings, core(outcome)))
+    let outcome = session.add(request, now())?;
+    Ok((warnings, outcome))
 }

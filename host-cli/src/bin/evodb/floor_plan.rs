@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// Lowest first; `commands::*` stands for every command module.
 const FLOORS: &[(&str, &[&str])] = &[
     ("foundation", &["failure", "matches", "parser", "input", "location", "reply"]),
-    ("engine", &["session", "context"]),
+    ("engine", &["session", "operations", "context"]),
     ("shared by commands", &["candidate", "config_flags", "git_mode", "install", "serve_protocol"]),
     ("commands", &["commands::*"]),
     ("command line", &["cli"]),
@@ -24,6 +24,7 @@ const WITHIN: &[(&str, &str)] = &[
     ("location", "failure"),
     ("reply", "failure"),
     ("context", "session"),
+    ("operations", "session"),
     ("candidate", "input"),
 ];
 

@@ -14,6 +14,7 @@ mod config_flags;
 mod context;
 mod git_mode;
 mod install;
+mod operations;
 mod serve_protocol;
 mod session;
 

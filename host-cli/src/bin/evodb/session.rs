@@ -74,8 +74,7 @@ impl Engine {
     /// The database at `db` as `database.json`'s JSON value (read-only): for the host-side
     /// commands that look at programs' fields (`apply`, git mode).
     pub fn database_json(&self, db: &Path) -> Result<serde_json::Value, Failure> {
-        let format = evodb_host::bridge::wit(evodb_core::ExportFormat::Json);
-        let text = self.open(db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
+        let text = self.open(db, Access::Read)?.export(evodb_core::ExportFormat::Json)?;
         serde_json::from_str(&text).map_err(|e| Failure::Internal(format!("the export is not JSON: {e}")))
     }
 

@@ -88,7 +88,7 @@ impl Args {
         };
         let request = add_request(fields)?;
         // The seed prints no warnings in its JSON; the CLI prints them on stderr.
-        let (mut warnings, mut outcome) = add_to(engine, &db, &request)?;
+        let (mut warnings, mut outcome) = add_to(engine, &db, request)?;
         warnings.extend(policy);
         warnings.append(&mut outcome.warnings);
         Ok(Reply::json(&outcome).warned(warnings))

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use evodb_safe_files::replace_file;
 
-use evodb_core::{BestProgram, FilePlacement, Placed, place_in_target};
+use evodb_core::{FilePlacement, Placed, place_in_target};
 use evodb_host::Access;
-use evodb_host::bridge::{self as output, core};
+use evodb_host::bridge as output;
 use evodb_trial::{self as trial, Candidate, Isolation, Spec, git};
 use serde_json::{Value, json};
 
@@ -20,7 +20,7 @@ use crate::failure::Failure;
 use crate::input::timeout_of;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
-use crate::session::{Engine, ok};
+use crate::session::Engine;
 
 /// `evodb apply`'s arguments (their help is in the command-line table, `evodb_cli_spec`).
 #[derive(Debug)]
@@ -188,8 +188,9 @@ fn target_in_repository(given: &Path) -> Result<(PathBuf, PathBuf), Failure> {
 /// The best program, or the live program with `id`.
 fn choose(engine: &Engine, db: &Path, id: Option<&str>) -> Result<Chosen, Failure> {
     let Some(id) = id else {
-        let best = engine.open(db, Access::Read)?.read(|m, st, db| ok(m.call_best(st, db)))?;
-        let best = core::<_, Option<BestProgram>>(best)
+        let best = engine
+            .open(db, Access::Read)?
+            .best(None)?
             .ok_or_else(|| Failure::NotFound("the database holds no program yet; nothing to apply".into()))?;
         return Ok(Chosen {
             id: best.id.to_string(),

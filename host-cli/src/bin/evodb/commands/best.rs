@@ -3,9 +3,7 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::BestProgram;
 use evodb_host::Access;
-use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -25,8 +23,6 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, target } = self;
-        let best =
-            ctx.engine()?.open(&db, Access::Read)?.read(|m, st, db| m.call_best_for(st, db, target.as_deref()))?;
-        Ok(Reply::json(&core::<_, Option<BestProgram>>(best)))
+        Ok(Reply::json(&ctx.engine()?.open(&db, Access::Read)?.best(target.as_deref())?))
     }
 }

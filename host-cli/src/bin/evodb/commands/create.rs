@@ -3,8 +3,6 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::Info;
-use evodb_host::bridge::core;
 use evodb_host::{Access, DATABASE_FILE};
 
 use crate::context::Context;
@@ -12,7 +10,6 @@ use crate::failure::Failure;
 use crate::location::Location;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -30,10 +27,7 @@ impl Args {
         // existing directory is not even locked).
         let exists = matches!(engine.locate(&self.db)?, Location::Directory(dir) if dir.join(DATABASE_FILE).exists());
         let mut session = engine.open(&self.db, if exists { Access::Read } else { Access::Write })?;
-        let info = match session.holds_database() {
-            true => session.read(|m, st, db| ok(m.call_info(st, db)))?,
-            false => session.write(|m, st, db| ok(m.call_info(st, db)))?,
-        };
-        Ok(Reply::json(&core::<_, Info>(info)))
+        let info = if session.holds_database() { session.info()? } else { session.create()? };
+        Ok(Reply::json(&info))
     }
 }

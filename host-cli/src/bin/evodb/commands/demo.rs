@@ -11,16 +11,16 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 
+use evodb_core::Metrics;
 use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK, seed_request};
-use evodb_core::{BestProgram, Metrics, Sample};
+use evodb_host::Access;
 use evodb_host::bridge as output;
-use evodb_host::{Access, population as wit};
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::{Engine, ok};
+use crate::session::Engine;
 
 #[derive(Debug)]
 pub struct Args {
@@ -61,19 +61,18 @@ fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args
     let mut session = engine.open(&database_dir, Access::Write)?;
     let mut mutator = Mutator::new(seed);
 
-    let info = session.read(|m, st, db| ok(m.call_info(st, db)))?;
+    let info = session.info()?;
     let first = if info.is_empty {
         session.init(&config, seed)?;
         let mut request = seed_request(&landscape);
         request.code_path = write_candidate(&candidates_dir, 0, &request.target_code)?;
         let metrics = request.metrics.clone();
-        let request: wit::AddRequest = output::wit(request);
-        let seeded = session.write(|m, st, db| m.call_add(st, db, &request, START_CLOCK))?;
+        let seeded = session.add(request, START_CLOCK)?;
         story.push(format!("Seeded {} | {}", seeded.id, format_metrics(&metrics)));
         1
     } else {
         // The best program, not the initial program: pruning may have deleted the latter.
-        let best = session.read(|m, st, db| ok(m.call_best(st, db)))?;
+        let best = session.best(None)?;
         if !best.is_some_and(|best| best.target_code.starts_with(CODE_PREFIX)) {
             return Err(Failure::BadInput(format!(
                 "`{}` holds a run that is not the demo's; pass --out <another directory>",
@@ -87,14 +86,13 @@ fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args
     let last = first + iterations.saturating_sub(1);
     for i in first..=last {
         let clock = START_CLOCK + CLOCK_STEP * i as f64;
-        let sample: Sample = output::core(session.write(|m, st, db| ok(m.call_sample(st, db)))?);
+        let sample = session.sample(None)?;
         let mut request = mutator
             .candidate(&landscape, &sample, i)
             .ok_or_else(|| Failure::Internal("the demo database lost its programs".into()))?;
         request.code_path = write_candidate(&candidates_dir, i, &request.target_code)?;
         let (metrics, changes) = (request.metrics.clone(), request.changes.clone());
-        let request: wit::AddRequest = output::wit(request);
-        let outcome = session.write(|m, st, db| m.call_add(st, db, &request, clock))?;
+        let outcome = session.add(request, clock)?;
         story.push(format!(
             "Iteration {}/{} | {} | best: {:.3}",
             i - first + 1,
@@ -105,14 +103,14 @@ fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args
         story.push(format!("  Δ {changes}"));
     }
 
-    let stats = session.read(|m, st, db| ok(m.call_stats(st, db)))?;
-    let best = session.read(|m, st, db| ok(m.call_best(st, db)))?;
+    let stats = session.stats()?;
+    let best = session.best(None)?;
     story.push("\nEvolution complete.".into());
     if let (Some(baseline), Some(best_fitness)) = (stats.baseline_fitness, stats.best_fitness) {
         let percent = if baseline > 0.0 { (best_fitness - baseline) / baseline * 100.0 } else { 0.0 };
         story.push(format!("Baseline → best fitness: {baseline:.3} → {best_fitness:.3} ({percent:+.0}%)"));
     }
-    if let Some(best) = output::core::<_, Option<BestProgram>>(best) {
+    if let Some(best) = best {
         story.push(format!(
             "Best: {} (iteration {}, id {})",
             output::json(&best.metrics),
@@ -132,7 +130,7 @@ fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args
 }
 
 /// The seed's fitness: the mean of the metrics.
-fn mean(metrics: &wit::Metrics) -> f64 {
+fn mean(metrics: &Metrics) -> f64 {
     metrics.iter().map(|(_, v)| v).sum::<f64>() / metrics.len().max(1) as f64
 }
 

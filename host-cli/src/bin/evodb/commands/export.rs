@@ -4,14 +4,12 @@ use std::path::PathBuf;
 
 use clap::ArgMatches;
 use evodb_core::ExportFormat;
-use evodb_host::bridge as output;
-use evodb_host::{Access, population as wit};
+use evodb_host::Access;
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -33,8 +31,7 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let format: wit::ExportFormat = output::wit(self.format);
-        let text = ctx.engine()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_export(st, db, format)))?;
+        let text = ctx.engine()?.open(&self.db, Access::Read)?.export(self.format)?;
         Ok(Reply::from(text.trim_end().to_string()))
     }
 }

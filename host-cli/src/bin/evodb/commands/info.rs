@@ -3,15 +3,12 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::Info;
 use evodb_host::Access;
-use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -24,7 +21,6 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let info = ctx.engine()?.open(&self.db, Access::Read)?.read(|m, st, db| ok(m.call_info(st, db)))?;
-        Ok(Reply::json(&core::<_, Info>(info)))
+        Ok(Reply::json(&ctx.engine()?.open(&self.db, Access::Read)?.info()?))
     }
 }

@@ -3,15 +3,12 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::Lineage;
 use evodb_host::Access;
-use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -26,10 +23,10 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, id } = self;
-        let lineage = ctx.engine()?.open(&db, Access::Read)?.read(|m, st, db| ok(m.call_lineage(st, db, &id)))?;
+        let lineage = ctx.engine()?.open(&db, Access::Read)?.lineage(&id)?;
         let lineage = lineage.ok_or_else(|| {
             Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
         })?;
-        Ok(Reply::json(&core::<_, Lineage>(lineage)))
+        Ok(Reply::json(&lineage))
     }
 }

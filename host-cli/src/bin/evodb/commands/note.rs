@@ -4,9 +4,8 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::{Note, NoteRequest};
+use evodb_core::NoteRequest;
 use evodb_host::Access;
-use evodb_host::bridge::{self as output, core};
 use serde_json::json;
 
 use crate::context::Context;
@@ -50,10 +49,9 @@ impl Args {
         // Checked before the database is opened: a bad note touches nothing.
         let request = NoteRequest::from_json(&request.to_string())?;
         request.validate()?;
-        let request = output::wit(request);
         let mut session = ctx.engine()?.open(&db, Access::Write)?;
         let warnings = session.new_database_warning();
-        let note = session.write(|m, st, db| m.call_note(st, db, &request))?;
-        Ok(Reply::json(&core::<_, Note>(note)).warned(warnings))
+        let note = session.note(request)?;
+        Ok(Reply::json(&note).warned(warnings))
     }
 }

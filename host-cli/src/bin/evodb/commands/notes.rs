@@ -3,16 +3,14 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::{Note, NoteKind};
+use evodb_core::NoteKind;
 use evodb_host::Access;
-use evodb_host::bridge::{self as output, core};
 use serde_json::json;
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -36,11 +34,7 @@ impl Args {
         let Args { db, target, kind, limit } = self;
         // The parser allowed only the kinds' names.
         let kind: Option<NoteKind> = kind.and_then(|kind| serde_json::from_value(json!(kind)).ok());
-        let kind = kind.map(output::wit);
-        let notes = ctx
-            .engine()?
-            .open(&db, Access::Read)?
-            .read(|m, st, db| ok(m.call_notes(st, db, target.as_deref(), kind, limit)))?;
-        Ok(Reply::json(&json!({ "notes": core::<_, Vec<Note>>(notes) })))
+        let notes = ctx.engine()?.open(&db, Access::Read)?.notes(target.as_deref(), kind, limit)?;
+        Ok(Reply::json(&json!({ "notes": notes })))
     }
 }

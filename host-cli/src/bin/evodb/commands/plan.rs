@@ -4,9 +4,7 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::Plan;
 use evodb_host::Access;
-use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -30,7 +28,7 @@ impl Args {
         let Args { db, n, frozen, boosted } = self;
         let mut session = ctx.engine()?.open(&db, Access::Write)?;
         let warnings = session.new_database_warning();
-        let plan = session.write(|m, st, db| m.call_plan(st, db, n, &frozen, &boosted))?;
-        Ok(Reply::json(&core::<_, Plan>(plan)).warned(warnings))
+        let plan = session.plan(n, &frozen, &boosted)?;
+        Ok(Reply::json(&plan).warned(warnings))
     }
 }

@@ -4,15 +4,12 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::Sample;
 use evodb_host::Access;
-use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -29,10 +26,7 @@ impl Args {
         let Args { db, target } = self;
         let mut session = ctx.engine()?.open(&db, Access::Write)?;
         let warnings = session.new_database_warning();
-        let sample = match &target {
-            None => session.write(|m, st, db| ok(m.call_sample(st, db)))?,
-            Some(_) => session.write(|m, st, db| m.call_sample_for(st, db, target.as_deref()))?,
-        };
-        Ok(Reply::json(&core::<_, Sample>(sample)).warned(warnings))
+        let sample = session.sample(target.as_deref())?;
+        Ok(Reply::json(&sample).warned(warnings))
     }
 }

@@ -36,7 +36,7 @@ impl Args {
             fields.insert("target".into(), json!(target));
         }
         let request = add_request(fields)?;
-        let (warnings, outcome) = add_to(ctx.engine()?, &db, &request)?;
+        let (warnings, outcome) = add_to(ctx.engine()?, &db, request)?;
         let reply = Reply::json(&json!({"id": outcome.id, "metrics": outcome.metrics}));
         Ok(reply.warned(outcome.warnings).warned(warnings))
     }

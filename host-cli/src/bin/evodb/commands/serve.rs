@@ -84,7 +84,7 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
     // served all the same: its first writer makes it).
     let warmed = engine
         .open_location(Location::Postgres(run.clone()), evodb_host::Access::Read)
-        .and_then(|mut session| session.read(|m, st, db| crate::session::ok(m.call_info(st, db))));
+        .and_then(|mut session| session.info());
     match warmed {
         Ok(_) | Err(Failure::NotFound(_)) => {}
         Err(failure) => return Err(failure),

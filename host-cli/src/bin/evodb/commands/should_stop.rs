@@ -3,9 +3,7 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use evodb_core::StopVerdict;
 use evodb_host::Access;
-use evodb_host::bridge::core;
 
 use crate::context::Context;
 use crate::failure::Failure;
@@ -25,10 +23,6 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, target } = self;
-        let verdict = ctx
-            .engine()?
-            .open(&db, Access::Read)?
-            .read(|m, st, db| m.call_should_stop_for(st, db, target.as_deref()))?;
-        Ok(Reply::json(&core::<_, StopVerdict>(verdict)))
+        Ok(Reply::json(&ctx.engine()?.open(&db, Access::Read)?.should_stop(target.as_deref())?))
     }
 }

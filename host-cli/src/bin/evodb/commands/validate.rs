@@ -12,7 +12,6 @@ use crate::failure::Failure;
 use crate::location::{Location, shown};
 use crate::matches::required;
 use crate::reply::Reply;
-use crate::session::ok;
 
 #[derive(Debug)]
 pub struct Args {
@@ -54,7 +53,7 @@ impl Args {
             let failure = Failure::BadInput(format!("{first}{more}"));
             return Ok(Reply::failed(Reply::json(&json!({"valid": false, "problems": problems})).stdout, failure));
         }
-        let info = session.read(|m, st, db| ok(m.call_info(st, db)))?;
+        let info = session.info()?;
         let valid = json!({"valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration});
         Ok(Reply::json(&valid))
     }

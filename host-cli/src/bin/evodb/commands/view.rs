@@ -42,7 +42,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use include_dir::{Dir, include_dir};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use evodb_host::bridge as output;
 use evodb_host::history::HISTORY_FILE as HISTORY;
 use evodb_host::postgres::{PgFiles, PgRun};
 use evodb_host::{Access, DATABASE_FILE, DatabaseDir, describe_file_type, open_regular};
@@ -54,7 +53,7 @@ use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
 use crate::matches::{optional, required};
 use crate::reply::Reply;
-use crate::session::{Engine, SandboxArgs, ok};
+use crate::session::{Engine, SandboxArgs};
 use request::{Route, RunFile};
 
 /// Connections served at once; past it, new ones wait in the kernel's queue. A page opens a
@@ -353,8 +352,7 @@ fn postgres_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<HttpReply, Ht
     let export = || -> Result<Vec<u8>, Failure> {
         let engine = Engine::start(sandbox, StoreArgs::default())?;
         let mut session = engine.open_location(Location::Postgres(Box::new(run.clone())), Access::Read)?;
-        let format = output::wit(evodb_core::ExportFormat::Json);
-        session.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes)
+        session.export(evodb_core::ExportFormat::Json).map(String::into_bytes)
     };
     // A failure is the engine's message, not a 404.
     let bytes = export().map_err(|failure| HttpReply::text(500, &failure.to_string()))?;

@@ -25,7 +25,6 @@ mod source;
 
 use evodb_core::{AddRequest, Metrics, Operator, Status};
 use evodb_host::Access;
-use evodb_host::bridge::{core, wit};
 use serde_json::json;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
@@ -125,15 +124,10 @@ fn import(engine: &Engine, args: Args) -> Result<Reply, Failure> {
     let mut session = engine.open(&args.db, Access::Write)?;
     let db_shown = session.shown().to_string();
     let programs = &source.programs;
-    let outcome = session.init_with(&config.to_string(), 0, |m, st, db| {
-        let mut last = None;
-        for (request, clock, index) in &requests {
-            match m.call_add(&mut *st, db, &wit(request.clone()), *clock)? {
-                Ok(outcome) => last = Some(outcome),
-                Err(e) => return Ok(Err(naming(&programs[*index], e))),
-            }
-        }
-        Ok(Ok(last))
+    let adds: Vec<(AddRequest, f64)> = requests.iter().map(|(request, clock, _)| (request.clone(), *clock)).collect();
+    let outcome = session.init_with_adds(&config.to_string(), 0, &adds, |at, message| {
+        let program = &programs[requests[at].2];
+        format!("{}: program `{}`: {message}", program.origin, shown(&program.id))
     });
     let last = outcome.map_err(|failure| match failure {
         Failure::BadInput(message) => {
@@ -153,7 +147,7 @@ fn import(engine: &Engine, args: Args) -> Result<Reply, Failure> {
             source.tool
         ));
     }
-    let best = last.and_then(|outcome| core::<_, evodb_core::AddOutcome>(outcome).best_program_id);
+    let best = last.and_then(|outcome| outcome.best_program_id);
     let printed = json!({
         "imported": requests.len(),
         "tool": source.tool,
@@ -214,19 +208,6 @@ fn check_programs(programs: &[SourceProgram]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The engine's refusal of a program's `add`, naming the program and where it was read.
-fn naming(program: &SourceProgram, err: evodb_host::population::Error) -> evodb_host::population::Error {
-    use evodb_host::population::Error as E;
-    let named = |m: String| format!("{}: program `{}`: {m}", program.origin, shown(&program.id));
-    match err {
-        E::InvalidConfig(m) => E::InvalidConfig(named(m)),
-        E::InvalidInput(m) => E::InvalidInput(named(m)),
-        E::DuplicateId(m) => E::DuplicateId(named(m)),
-        E::CorruptDatabase(m) => E::CorruptDatabase(named(m)),
-        E::Io(m) => E::Io(m),
-    }
 }
 
 /// The evodb config the replay runs under (see the module's docs).

@@ -72,8 +72,7 @@ impl CandidateArgs {
     }
 }
 
-/// Checks the request with the engine's own rules (errors name the field, e.g. `metrics.score`)
-
+/// Checks the request with the engine's own rules (errors name the field, e.g. `metrics.score`).
 pub fn add_request(fields: Map<String, Value>) -> Result<AddRequest, Failure> {
     Ok(AddRequest::from_json(&Value::Object(fields).to_string())?)
 }

@@ -29,6 +29,7 @@ use crate::rng::DetRng;
 use crate::state::CandidateLog;
 use crate::state::PendingItem;
 use crate::state::Program;
+use crate::state::SampledItem;
 use crate::state::{Database, MAX_SEED};
 
 /// 2 added the candidate log, plan state and per-program `seq`/`status`/`operator`/`cell`;
@@ -93,6 +94,9 @@ pub(crate) struct Extension {
     pub(crate) plan_cursor: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pending: Vec<PendingItem>,
+    /// Operator samples not yet answered (`sampled_island`); absent with `operators` off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) sampled: Vec<SampledItem>,
     /// Run memory, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) notes: Vec<Note>,
@@ -262,6 +266,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         rounds: 0,
         plan_cursor: 0,
         pending: Vec::new(),
+        sampled: Vec::new(),
         notes: Vec::new(),
         synergies: Vec::new(),
     });
@@ -274,6 +279,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.rounds = ext.rounds;
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
+    db.sampled = ext.sampled;
     if let Some((i, note)) = ext.notes.iter().enumerate().find(|(_, note)| note.text.len() > MAX_NOTE_BYTES) {
         return Err(Error::corrupt(format!(
             "`evodb.notes[{i}].text` is {} bytes; a note holds at most {MAX_NOTE_BYTES}",
@@ -378,6 +384,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             rounds: db.rounds,
             plan_cursor: db.plan_cursor,
             pending: db.pending.clone(),
+            sampled: db.sampled.clone(),
             notes: db.notes.clone(),
             synergies: db.synergies.clone(),
         };

@@ -1,7 +1,7 @@
 //! The rules of a run, each in its own module as `impl Database` blocks over the state: how a
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
-//! candidate, how a batch is planned, when a run should stop, and the file policy a candidate's
+//! candidate (and which island its answer joins), how a batch is planned, when a run should stop, and the file policy a candidate's
 //! changes must pass.
 
 mod memory;
@@ -10,7 +10,9 @@ mod operators;
 mod planning;
 mod policy;
 mod pruning;
+mod sampled_islands;
 mod sampling;
 mod stopping;
 
 pub use policy::{DEFAULT_PROTECTED, policy_check};
+pub(crate) use sampled_islands::MAX_SAMPLED;

@@ -137,3 +137,28 @@ fn a_replayed_history_places_the_same_way() {
     let replayed = Database::replay(&db.take_events()).unwrap();
     assert_eq!(replayed.to_json(), db.to_json());
 }
+
+/// Crossover's diverse parent (and migration's donor program) is recorded on the child that
+/// answers the sample, and the lineage exports show it.
+#[test]
+fn the_second_parent_is_recorded_on_the_child() {
+    let crossover = r#"{"operators": {"exploitation": 0, "exploration": 0, "crossover": 1, "migration": 0}}"#;
+    let mut db = seeded(crossover, 3);
+    for i in 0..4 {
+        db.add(child(&format!("p{i}"), "0", None, i), 2.0 + i as f64).unwrap();
+    }
+    let sample = db.sample();
+    assert_eq!(sample.operator, Some(Operator::Crossover));
+    let (parent, second) = (sample.parent.unwrap().id.to_string(), sample.second_parent.unwrap().id.to_string());
+    db.add(child("x", &parent, sample.operator, 9), 10.0).unwrap();
+    let program = db.program("x").unwrap();
+    assert_eq!(program.second_parent_id.as_deref(), Some(second.as_str()));
+    assert!(db.to_json().contains(&format!("\"secondParentId\": \"{second}\"")));
+    assert!(db.lineage_mermaid().contains(" -.-> "), "{}", db.lineage_mermaid());
+    assert!(db.lineage_tree().contains(&format!("(+ {})", &second[..second.len().min(8)])), "{}", db.lineage_tree());
+    let reloaded = Database::from_json(&db.to_json()).unwrap();
+    assert_eq!(reloaded.to_json(), db.to_json());
+    // A plain add (no sample answered) records none.
+    db.add(child("y", &parent, None, 10), 11.0).unwrap();
+    assert_eq!(db.program("y").unwrap().second_parent_id, None);
+}

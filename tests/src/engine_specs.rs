@@ -455,7 +455,8 @@ fn answer(item: &str, score: f64) -> Value {
 /// Issue 37's repro (vector 69): with operators on, each add without an island joins the island
 /// its sample named (`sampled_island`), where round-robin would have put c3 and c8 elsewhere.
 /// A reload between a sample and its add keeps the unanswered sample; c3's add names no
-/// operator; the last sample stays unanswered in the file.
+/// operator; the last sample stays unanswered in the file; the children of migration samples
+/// record the donor program (`secondParentId`), which the tree and Mermaid exports show.
 pub(crate) fn sampled_placement() -> Vec<Vector> {
     let answers = [
         ("c1", "p0", Some("exploration")),
@@ -482,12 +483,13 @@ pub(crate) fn sampled_placement() -> Vec<Vector> {
         };
         ops.push(add(request, T0 + (i + 1) as f64));
     }
-    ops.push(op("sample"));
+    ops.extend([op("sample"), export("tree"), export("mermaid")]);
     vec![Vector {
         seed: 3,
         ..vector(
             "operators-children-join-sampled-island",
-            "operators on: an add without an island joins the island its sample named, across a reload",
+            "operators on: an add without an island joins the island its sample named, across a reload; \
+             migration's donor program is recorded as secondParentId and shown in the lineage",
             json!({"operators": {"exploitation": 0.5, "exploration": 0, "crossover": 0, "migration": 0.5}}),
             ops,
         )

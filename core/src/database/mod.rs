@@ -135,6 +135,10 @@ impl Database {
         };
         warnings.extend(self.consistency_warnings(&request, parent, scope));
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
+        let second_parent_id = match planned {
+            Some(_) => None,
+            None => self.sampled_second_parent(&request),
+        };
         match planned {
             Some((index, _, _)) => drop(self.pending.remove(index)),
             None => self.consume_sample(&request),
@@ -159,6 +163,7 @@ impl Database {
             status: request.status,
             reason: request.reason,
             operator,
+            second_parent_id,
             cell: cell.clone(),
             branch: request.branch.map(Arc::from),
             commit: request.commit.map(Arc::from),

@@ -6,7 +6,8 @@
 //! placement would then put the child wherever `currentIsland` points by the time it arrives
 //! (issue 37). So each operator sample is remembered (`remember_sample`), and an add without a
 //! plan item finds the sample it answers (`answered_sample`), joins that island unless it names
-//! its own, and consumes it (`consume_sample`).
+//! its own, and consumes it (`consume_sample`). The sample's second parent (crossover's diverse
+//! parent, migration's donor program) is recorded on the child (`sampled_second_parent`).
 //!
 //! The entries live in `database.json` (`evodb.sampled`), so a save and load, or a replay of the
 //! history (which repeats every sample), places the same way. With `operators` off nothing is
@@ -21,13 +22,20 @@ use crate::state::{Database, SampledItem};
 pub(crate) const MAX_SAMPLED: usize = 256;
 
 impl Database {
-    /// `remember_sample`: an operator sample handed out `parent` for a child on `island`.
-    pub(crate) fn remember_sample(&mut self, parent: Option<&str>, island: u32, operator: Operator) {
+    /// `remember_sample`: an operator sample handed out `parent` (and `second_parent`) for a
+    /// child on `island`.
+    pub(crate) fn remember_sample(
+        &mut self,
+        parent: Option<String>,
+        second_parent: Option<String>,
+        island: u32,
+        operator: Operator,
+    ) {
         if self.config.operators.is_none() {
             return;
         }
-        let Some(parent) = parent else { return };
-        self.sampled.push(SampledItem { parent_id: parent.to_string(), island, operator });
+        let Some(parent_id) = parent else { return };
+        self.sampled.push(SampledItem { parent_id, second_parent_id: second_parent, island, operator });
         let excess = self.sampled.len().saturating_sub(MAX_SAMPLED);
         self.sampled.drain(..excess);
     }
@@ -55,6 +63,13 @@ impl Database {
     pub(crate) fn sampled_island(&self, request: &AddRequest, scope: Scope) -> Option<u32> {
         let island = self.sampled[self.answered_sample(request)?].island;
         self.config.scope_islands(scope).contains(&island).then_some(island)
+    }
+
+    /// `sampled_second_parent`: the second parent the add's sample handed out (crossover's diverse
+    /// parent, migration's donor program), recorded on the child as `secondParentId` so its
+    /// lineage shows both programs it was made from.
+    pub(crate) fn sampled_second_parent(&self, request: &AddRequest) -> Option<String> {
+        self.sampled[self.answered_sample(request)?].second_parent_id.clone()
     }
 
     /// `consume_sample`: the add answered its sample (placed, recorded as an error, or answered

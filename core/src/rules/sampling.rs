@@ -43,8 +43,9 @@ impl Database {
         }
         if let (Some(operator), Some(island)) = (sample.operator, sample.island) {
             // The add that answers this sample joins `island` (`sampled_island`).
-            let parent = sample.parent.as_ref().map(|p| p.id.clone());
-            self.remember_sample(parent.as_deref(), island, operator);
+            let parent = sample.parent.as_ref().map(|p| p.id.to_string());
+            let second_parent = sample.second_parent.as_ref().map(|p| p.id.to_string());
+            self.remember_sample(parent, second_parent, island, operator);
         }
         let target = self.config.target_id(scope).map(str::to_string);
         sample.notes = self.recent_notes(target.as_deref());

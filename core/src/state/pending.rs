@@ -38,12 +38,16 @@ impl PendingItem {
     }
 }
 
-/// An operator sample not yet answered: `sample` (with `operators`) handed out `parent_id` for
-/// a child on `island`, made by `operator`. The add that answers it places the child there.
+/// An operator sample not yet answered: `sample` (with `operators`) handed out `parent_id` (and
+/// `second_parent_id`: crossover's diverse parent, migration's donor program) for a child on
+/// `island`, made by `operator`. The add that answers it places the child there and records
+/// the second parent on it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SampledItem {
     pub parent_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_parent_id: Option<String>,
     pub island: u32,
     pub operator: Operator,
 }

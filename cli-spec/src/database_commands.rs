@@ -54,8 +54,13 @@ pub const ID: Flag = Flag::text(
     "ID",
     "Use this id instead of a generated one; running the same add again is then safe (answered, not added twice)",
 );
-pub const ISLAND: Flag =
-    Flag::of("island", Value::U32, "N", "Put the program on this island (required with --placement explicit)");
+pub const ISLAND: Flag = Flag::of(
+    "island",
+    Value::U32,
+    "N",
+    "Put the program on this island (required with --placement explicit); with --operators, left out means the \
+     island its sample named",
+);
 pub const STATUS: Flag = Flag::text("status", "STATUS", "The evaluation's outcome; accepted when not given")
     .possible_values(&[
         PossibleValue { name: "accepted", help: "a scored program that joins the population" },
@@ -64,7 +69,12 @@ pub const STATUS: Flag = Flag::text("status", "STATUS", "The evaluation's outcom
     ]);
 pub const REASON: Flag =
     Flag::text("reason", "TEXT", "Why the candidate was rejected or failed").hyphen_values(HyphenValues::Any);
-pub const OPERATOR: Flag = Flag::text("operator", "OPERATOR", "The operator that produced it").possible_values(&[
+pub const OPERATOR: Flag = Flag::text(
+    "operator",
+    "OPERATOR",
+    "The operator that produced it (the sample's: it tells which of the parent's samples this add answers)",
+)
+.possible_values(&[
     PossibleValue { name: "exploitation", help: "a change to one of the best programs" },
     PossibleValue { name: "exploration", help: "a change to a program picked uniformly" },
     PossibleValue { name: "crossover", help: "a merge of two parents" },

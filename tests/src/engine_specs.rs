@@ -451,3 +451,47 @@ fn answer(item: &str, score: f64) -> Value {
     request["codePath"] = json!(format!("/run/candidates/{}.py", item.replace('/', "_")));
     request
 }
+
+/// Issue 37's repro (vector 69): with operators on, each add without an island joins the island
+/// its sample named (`sampled_island`), where round-robin would have put c3 and c8 elsewhere.
+/// A reload between a sample and its add keeps the unanswered sample; c3's add names no
+/// operator; the last sample stays unanswered in the file; the children of migration samples
+/// record the donor program (`secondParentId`), which the tree and Mermaid exports show.
+pub(crate) fn sampled_placement() -> Vec<Vector> {
+    let answers = [
+        ("c1", "p0", Some("exploration")),
+        ("c2", "c1", Some("exploitation")),
+        ("c3", "c1", None),
+        ("c4", "c1", Some("exploitation")),
+        ("c5", "c2", Some("exploitation")),
+        ("c6", "p0", Some("migration")),
+        ("c7", "c4", Some("exploitation")),
+        ("c8", "c6", Some("migration")),
+    ];
+    let mut ops = vec![add(req("p0", "0", score(0)), T0)];
+    for (i, (id, parent, operator)) in answers.into_iter().enumerate() {
+        ops.push(op("sample"));
+        match id {
+            "c3" => ops.push(op("reload")),
+            "c8" => ops.push(op("snapshot")),
+            _ => {}
+        }
+        let request = req(id, parent, score(i + 1));
+        let request = match operator {
+            Some(operator) => with(request, "operator", json!(operator)),
+            None => request,
+        };
+        ops.push(add(request, T0 + (i + 1) as f64));
+    }
+    ops.extend([op("sample"), export("tree"), export("mermaid")]);
+    vec![Vector {
+        seed: 3,
+        ..vector(
+            "operators-children-join-sampled-island",
+            "operators on: an add without an island joins the island its sample named, across a reload; \
+             migration's donor program is recorded as secondParentId and shown in the lineage",
+            json!({"operators": {"exploitation": 0.5, "exploration": 0, "crossover": 0, "migration": 0.5}}),
+            ops,
+        )
+    }]
+}

@@ -402,5 +402,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::engine_specs::all())
     .chain(crate::memory_specs::all())
     .chain(crate::target_specs::all())
+    .chain(crate::engine_specs::sampled_placement())
     .collect()
 }

@@ -135,8 +135,13 @@ impl Database {
         };
         warnings.extend(self.consistency_warnings(&request, parent, scope));
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
-        if let Some((index, _, _)) = planned {
-            self.pending.remove(index);
+        let second_parent_id = match planned {
+            Some(_) => None,
+            None => self.sampled_second_parent(&request),
+        };
+        match planned {
+            Some((index, _, _)) => drop(self.pending.remove(index)),
+            None => self.consume_sample(&request),
         }
         let event_request = self.events.is_some().then(|| request.clone());
         let id = self.answer_id(&request);
@@ -158,6 +163,7 @@ impl Database {
             status: request.status,
             reason: request.reason,
             operator,
+            second_parent_id,
             cell: cell.clone(),
             branch: request.branch.map(Arc::from),
             commit: request.commit.map(Arc::from),
@@ -220,8 +226,9 @@ impl Database {
     fn record_error(&mut self, request: AddRequest, now: f64, planned: Planned, released: bool) -> AddOutcome {
         let synergy = planned.is_some_and(|(index, _, _)| !self.pending[index].synergy.is_empty());
         let scope = if synergy { None } else { self.target_of_request(&request, planned).unwrap_or(None) };
-        if let Some((index, _, _)) = planned {
-            self.pending.remove(index);
+        match planned {
+            Some((index, _, _)) => drop(self.pending.remove(index)),
+            None => self.consume_sample(&request),
         }
         let event_request = self.events.is_some().then(|| request.clone());
         let id = self.answer_id(&request);
@@ -264,8 +271,9 @@ impl Database {
         released: bool,
         scope: Scope,
     ) -> AddOutcome {
-        if let Some((index, _, _)) = planned {
-            self.pending.remove(index);
+        match planned {
+            Some((index, _, _)) => drop(self.pending.remove(index)),
+            None => self.consume_sample(&request),
         }
         self.count_evaluation(false);
         self.count_target_evaluation(scope, false);
@@ -359,11 +367,17 @@ impl Database {
         }
     }
 
-    /// `place_candidate`: round-robin (seed), the parent's home island, or the requested island;
-    /// in a several-target run, within the target's islands.
+    /// `place_candidate`: the requested island; else, with `operators` on, the island the sample
+    /// it answers named (`sampled_island`); else round-robin (seed), the parent's home island, or
+    /// an error under explicit placement. In a several-target run, within the target's islands.
     fn place_candidate(&self, request: &AddRequest, parent: Option<u32>, scope: Scope) -> Result<u32> {
         if let Some(island) = request.island {
             return Ok(island); // checked by `target_of_request`
+        }
+        if self.config.placement != Placement::Explicit
+            && let Some(island) = self.sampled_island(request, scope)
+        {
+            return Ok(island);
         }
         let round_robin = self.island_in(scope, self.current_island);
         match self.config.placement {

@@ -125,6 +125,23 @@ pub(crate) fn candidate_problems(db: &StoredDatabase) -> Vec<String> {
                 ));
             }
         }
+        for (i, item) in ext.sampled.iter().enumerate() {
+            if item.island as usize >= n {
+                problems.push(format!(
+                    "`evodb.sampled[{i}]` (parent `{}`) names island {} but islands are 0..{}",
+                    item.parent_id,
+                    item.island,
+                    n.saturating_sub(1)
+                ));
+            }
+        }
+        if ext.sampled.len() > crate::rules::MAX_SAMPLED {
+            problems.push(format!(
+                "`evodb.sampled` holds {} samples; evodb keeps at most {}",
+                ext.sampled.len(),
+                crate::rules::MAX_SAMPLED
+            ));
+        }
     }
     problems
 }

@@ -29,6 +29,7 @@ use crate::rng::DetRng;
 use crate::state::CandidateLog;
 use crate::state::PendingItem;
 use crate::state::Program;
+use crate::state::SampledItem;
 use crate::state::{Database, MAX_SEED};
 
 /// 2 added the candidate log, plan state and per-program `seq`/`status`/`operator`/`cell`;
@@ -72,6 +73,7 @@ pub(crate) struct StoredProgram {
     pub(crate) status: Status,
     pub(crate) reason: Option<String>,
     pub(crate) operator: Option<Operator>,
+    pub(crate) second_parent_id: Option<String>,
     pub(crate) cell: Option<Vec<u32>>,
     pub(crate) branch: Option<String>,
     pub(crate) commit: Option<String>,
@@ -93,6 +95,9 @@ pub(crate) struct Extension {
     pub(crate) plan_cursor: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pending: Vec<PendingItem>,
+    /// Operator samples not yet answered (`sampled_island`); absent with `operators` off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) sampled: Vec<SampledItem>,
     /// Run memory, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) notes: Vec<Note>,
@@ -221,6 +226,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             status: p.status,
             reason: p.reason,
             operator: p.operator,
+            second_parent_id: p.second_parent_id,
             cell,
             branch: p.branch.map(Arc::from),
             commit: p.commit.map(Arc::from),
@@ -262,6 +268,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         rounds: 0,
         plan_cursor: 0,
         pending: Vec::new(),
+        sampled: Vec::new(),
         notes: Vec::new(),
         synergies: Vec::new(),
     });
@@ -274,6 +281,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.rounds = ext.rounds;
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
+    db.sampled = ext.sampled;
     if let Some((i, note)) = ext.notes.iter().enumerate().find(|(_, note)| note.text.len() > MAX_NOTE_BYTES) {
         return Err(Error::corrupt(format!(
             "`evodb.notes[{i}].text` is {} bytes; a note holds at most {MAX_NOTE_BYTES}",
@@ -378,6 +386,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             rounds: db.rounds,
             plan_cursor: db.plan_cursor,
             pending: db.pending.clone(),
+            sampled: db.sampled.clone(),
             notes: db.notes.clone(),
             synergies: db.synergies.clone(),
         };

@@ -59,7 +59,8 @@ impl Database {
     }
 
     /// The live population's family tree as a Mermaid flowchart: one node per program (short id,
-    /// fitness, generation), an edge from each live parent to its child, the best highlighted.
+    /// fitness, generation), an edge from each live parent to its child (dotted from a second
+    /// parent), the best highlighted.
     pub fn lineage_mermaid(&self) -> String {
         let programs = self.oldest_first();
         let node: BTreeMap<&str, usize> = programs.iter().enumerate().map(|(i, p)| (&*p.id, i)).collect();
@@ -73,6 +74,10 @@ impl Database {
             if let Some(parent) = node.get(p.parent_id.as_str()) {
                 out.push_str(&format!("  n{parent} --> n{i}\n"));
             }
+            // A second parent (crossover's, migration's donor) is a dotted edge.
+            if let Some(second) = p.second_parent_id.as_deref().and_then(|id| node.get(id)) {
+                out.push_str(&format!("  n{second} -.-> n{i}\n"));
+            }
         }
         if let Some(best) = self.best_id().and_then(|id| node.get(id)) {
             out.push_str(&format!("  classDef best fill:#ffe082,stroke:#f57f17\n  class n{best} best\n"));
@@ -82,7 +87,7 @@ impl Database {
 
     /// The live population's family tree as indented ASCII (evoidea's `tree`): each program
     /// under its live parent, roots (the initial program, orphans of pruned parents) first, oldest
-    /// first at every level, the best marked `★`.
+    /// first at every level, the best marked `★`, a second parent named after the label `(+ id)`.
     ///
     /// ```
     /// use evodb_core::{AddRequest, Config, Database, Metrics};
@@ -130,7 +135,12 @@ impl Database {
         let fitness = self.fitness(&p.id).unwrap_or(0.0);
         let best = if self.best_id() == Some(&*p.id) { " ★" } else { "" };
         let island = self.config.island_label(p.island);
-        format!("#{} {short} fitness {fitness:.3} gen {} {island}{best}", p.seq(), p.generation)
+        // A second parent (crossover's, migration's donor) is named after the label.
+        let second = match &p.second_parent_id {
+            Some(id) => format!(" (+ {})", id.chars().take(8).collect::<String>()),
+            None => String::new(),
+        };
+        format!("#{} {short} fitness {fitness:.3} gen {} {island}{best}{second}", p.seq(), p.generation)
     }
 
     fn oldest_first(&self) -> Vec<&Program> {

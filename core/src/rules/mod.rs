@@ -1,8 +1,9 @@
 //! The rules of a run, each in its own module as `impl Database` blocks over the state: how a
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
-//! candidate, how a batch is planned, when a run should stop, the file policy a candidate's
-//! changes must pass, and where `apply` puts a program's code in the user's file.
+//! candidate (and which island its answer joins), how a batch is planned, when a run should
+//! stop, the file policy a candidate's changes must pass, and where `apply` puts a program's code
+//! in the user's file.
 
 mod memory;
 mod migration;
@@ -11,8 +12,10 @@ mod placement;
 mod planning;
 mod policy;
 mod pruning;
+mod sampled_islands;
 mod sampling;
 mod stopping;
 
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
+pub(crate) use sampled_islands::MAX_SAMPLED;

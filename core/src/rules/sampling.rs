@@ -15,7 +15,8 @@ impl Database {
     ///
     /// With `operators` configured, the four operators of the AlphaEvolve strategy decide instead (see
     /// `draw_work`), and the sample also names the operator, the island, the second parent
-    /// (crossover's diverse parent, migration's donor program) and the donor island.
+    /// (crossover's diverse parent, migration's donor program) and the donor island; the add
+    /// that answers it joins that island (`sampled_island`).
     ///
     /// With named islands the sample names its island (and the donor island); with notes it
     /// carries the most recent ones (`recent_notes`). In a several-target run it samples the
@@ -39,6 +40,12 @@ impl Database {
             let island = *sample.island.get_or_insert(home);
             (sample.island_name, sample.island_description) = self.island_names(island);
             sample.donor_island_name = sample.donor_island.and_then(|donor| self.config.island_name(donor));
+        }
+        if let (Some(operator), Some(island)) = (sample.operator, sample.island) {
+            // The add that answers this sample joins `island` (`sampled_island`).
+            let parent = sample.parent.as_ref().map(|p| p.id.to_string());
+            let second_parent = sample.second_parent.as_ref().map(|p| p.id.to_string());
+            self.remember_sample(parent, second_parent, island, operator);
         }
         let target = self.config.target_id(scope).map(str::to_string);
         sample.notes = self.recent_notes(target.as_deref());

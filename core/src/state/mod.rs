@@ -15,7 +15,7 @@ pub use candidates::code_hash;
 pub(crate) use candidates::{CachedResult, CandidateLog, TargetProgress};
 pub use events::Event;
 pub(crate) use island::Island;
-pub(crate) use pending::{HeldAnswer, PendingItem};
+pub(crate) use pending::{HeldAnswer, PendingItem, SampledItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 
@@ -58,6 +58,9 @@ pub struct Database {
     pub(crate) rounds: u64,
     pub(crate) plan_cursor: u64,
     pub(crate) pending: Vec<PendingItem>,
+    /// Operator samples not yet answered, oldest first (`rules/sampled_islands.rs`); always
+    /// empty with `operators` off.
+    pub(crate) sampled: Vec<SampledItem>,
     /// Run memory (`note`), oldest first.
     pub(crate) notes: Vec<Note>,
     /// Evaluated synergy candidates (several-target runs), oldest first.
@@ -90,6 +93,7 @@ impl Database {
             rounds: 0,
             plan_cursor: 0,
             pending: Vec::new(),
+            sampled: Vec::new(),
             notes: Vec::new(),
             synergies: Vec::new(),
             events: None,

@@ -1,5 +1,6 @@
 //! Plan items handed out by `plan` and not yet applied, with the answers held until the items
-//! before them in their batch are answered (`database/batches.rs`).
+//! before them in their batch are answered (`database/batches.rs`); and the islands operator
+//! samples sent their parents to, until an add answers them (`rules/sampled_islands.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -35,4 +36,18 @@ impl PendingItem {
     pub fn batch(&self) -> Option<u64> {
         self.name.strip_prefix("gen-")?.split('/').next()?.parse().ok()
     }
+}
+
+/// An operator sample not yet answered: `sample` (with `operators`) handed out `parent_id` (and
+/// `second_parent_id`: crossover's diverse parent, migration's donor program) for a child on
+/// `island`, made by `operator`. The add that answers it places the child there and records
+/// the second parent on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SampledItem {
+    pub parent_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_parent_id: Option<String>,
+    pub island: u32,
+    pub operator: Operator,
 }

@@ -40,6 +40,10 @@ pub struct Program {
     /// The operator that produced it, when the caller or its plan item said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<Operator>,
+    /// The second program it was made from, when the operator sample it answered handed one
+    /// out: crossover's diverse parent, migration's donor program (`sampled_second_parent`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_parent_id: Option<String>,
     /// The MAP-Elites cell (a bucket per feature dimension), when dimensions are configured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell: Option<Vec<u32>>,

@@ -50,8 +50,8 @@ pub use api::{
     SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use config::{
-    Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,
-    OperatorWeights, Placement, StopRules, TargetSpec,
+    Config, ConfigFile, ConfigFlags, Direction, FeatureDim, FitnessSpec, FlagError, InspirationScope, IslandSpec,
+    MigrationMode, NoteLimits, OperatorWeights, Placement, StopRules, TargetSpec, config_from_flags,
 };
 pub use counters::MAX_COUNTER;
 pub use error::{Error, Result};

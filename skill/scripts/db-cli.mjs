@@ -40,6 +40,8 @@ import {
   HISTORY_FILE,
   checkDirectory,
   checkFiles,
+  checkSeed,
+  configFromFlags,
   engine,
   engineFailure,
   hasDatabase,
@@ -51,7 +53,7 @@ import {
   write,
 } from "./lib/store.mjs";
 
-/** @import { AddOutcome, AddRequest, Database as Db, FitnessSpec, NoteKind, NoteRequest } from "./evodb-wasm/evodb.js" */
+/** @import { AddOutcome, AddRequest, ConfigFlags, Database as Db, NoteKind, NoteRequest } from "./evodb-wasm/evodb.js" */
 /**
  * The flags parseArgs returns (a flag's text; a repeatable flag's texts; a switch, true). Untyped
  * until lib/args.mjs, being rewritten, declares them.
@@ -218,96 +220,22 @@ async function noteCommand(dir, flags) {
 }
 
 /**
- * A flag's text as a finite number where it is one, else as it is (the engine judges its type).
- * @param {string} text
- */
-function scalar(text) {
-  try {
-    const value = JSON.parse(text);
-    if (typeof value === "number" && Number.isFinite(value)) return value;
-  } catch {}
-  return text;
-}
-
-/**
- * @param {string} flag
- * @param {string} text
- * @returns {any} the parsed JSON, for the engine to check
- */
-function jsonFlag(flag, text) {
-  try {
-    return parseJson(text);
-  } catch (e) {
-    throw badInput(`${flag} is not valid JSON (${e.message}); see \`${SCRIPT} init --help\``);
-  }
-}
-
-/**
- * `mean` | `primary:<metric>` | `weighted:<metric>=<weight>,…` → the engine's `fitness` object.
- * @param {string} rule
- * @returns {FitnessSpec | {kind: "weighted", weights: Record<string, number | string>}} a weight that is not a number is the engine's to refuse
- */
-function fitnessRule(rule) {
-  const bad = () => usage(`--fitness \`${rule}\`: expected mean, primary:<metric> or weighted:<metric>=<weight>,…`);
-  if (rule === "mean") return { kind: "mean" };
-  const colon = rule.indexOf(":");
-  if (colon === -1) throw bad();
-  const [kind, rest] = [rule.slice(0, colon), rule.slice(colon + 1)];
-  if (kind === "primary") return { kind: "primary", metric: rest };
-  if (kind !== "weighted") throw bad();
-  /** @type {Record<string, number | string>} */
-  const weights = {};
-  for (const pair of rest.split(",")) {
-    const eq = pair.indexOf("=");
-    if (eq === -1) throw bad();
-    weights[pair.slice(0, eq)] = scalar(pair.slice(eq + 1));
-  }
-  return { kind: "weighted", weights };
-}
-
-/**
- * init's flags → the config object; every range and type check stays in the engine.
+ * init's flags → the config object: the rule is the engine's (`configFromFlags`, the one
+ * `evodb init` follows); only reading `--config` is done here.
  * @param {Flags} flags
  */
 async function initConfig(flags) {
-  /** @type {Record<string, any>} JSON for the engine to check, not yet a Config */
-  let config = {};
-  if (flags.config !== undefined) {
-    const text = await readFlagText("--config", flags.config);
-    let parsed;
-    try {
-      parsed = parseJson(text);
-    } catch (e) {
-      throw badInput(`--config: \`${flags.config}\` is not valid JSON (${e.message})`);
-    }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw badInput(`--config: \`${flags.config}\` must hold a JSON object`);
-    }
-    config = parsed;
-  }
-  for (const key of INIT_CONFIG.scalars) if (flags[key] !== undefined) config[key] = scalar(flags[key]);
-  if (flags.fitness !== undefined) config.fitness = fitnessRule(flags.fitness);
-  if (flags.direction) {
-    /** @type {Record<string, string>} */
-    const directions = {};
-    for (const pair of flags.direction) {
-      const eq = pair.indexOf("=");
-      if (eq === -1) throw usage(`--direction \`${pair}\`: expected <metric>=min or <metric>=max`);
-      directions[pair.slice(0, eq)] = pair.slice(eq + 1);
-    }
-    config.directions = directions;
-  }
-  if (flags.features !== undefined) config.features = jsonFlag("--features", flags.features);
-  if (flags.operators !== undefined) config.operators = flags.operators === "default" ? {} : jsonFlag("--operators", flags.operators);
-  if (flags.dedupe) config.dedupe = true;
-  const stopping = INIT_CONFIG.stopping.filter((/** @type {string} */ key) => flags[key] !== undefined);
-  if (stopping.length) {
-    config.stopping ??= {};
-    if (config.stopping && typeof config.stopping === "object") {
-      for (const key of stopping) config.stopping[key] = scalar(flags[key]);
-    }
-  }
-  return config;
+  const given = (/** @type {string[]} */ keys) => keys.filter((key) => flags[key] !== undefined).map((key) => /** @type {[string, string]} */ ([key, flags[key]]));
+  /** @type {ConfigFlags} */
+  const configFlags = {
+    scalars: given(INIT_CONFIG.scalars),
+    directions: flags.direction ?? [],
+    dedupe: Boolean(flags.dedupe),
+    stopping: given(INIT_CONFIG.stopping),
+  };
+  if (flags.config !== undefined) configFlags.configFile = { path: flags.config, text: await readFlagText("--config", flags.config) };
+  for (const key of /** @type {const} */ (["fitness", "features", "operators"])) if (flags[key] !== undefined) configFlags[key] = flags[key];
+  return JSON.parse(engine(() => configFromFlags(configFlags, SCRIPT)));
 }
 
 /**
@@ -316,10 +244,8 @@ async function initConfig(flags) {
  */
 async function initCommand(dir, flags) {
   const config = await initConfig(flags);
-  // parseArgs checked it is a u64 (its default is 0); the engine takes up to 2^53-1.
-  if (BigInt(flags.rngSeed) > 2n ** 53n - 1n) {
-    throw badInput(`invalid config: \`seed\` is ${flags.rngSeed}; pass an integer from 0 to 2^53-1 (JavaScript keeps those exact)`);
-  }
+  // parseArgs checked it is a u64 (its default is 0); the range is the engine's.
+  engine(() => checkSeed(String(flags.rngSeed)));
   const seed = Number(flags.rngSeed);
   engine(() => new Database(config, seed)).free(); // a bad config or seed touches nothing
   const { value: info } = await write(dir, (current, isNew) => {

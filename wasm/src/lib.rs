@@ -18,10 +18,12 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod database;
+mod flags;
 mod policy;
 mod replay;
 mod simulation;
 pub use database::Database;
+pub use flags::{check_seed, config_from_flags};
 pub use policy::policy_check;
 pub use replay::Replay;
 pub use simulation::Simulation;
@@ -37,7 +39,11 @@ pub(crate) fn config_from(config: &JsValue) -> Result<Config, JsValue> {
 pub(crate) fn seed_from(seed: Option<f64>) -> Result<u64, JsValue> {
     match seed {
         None => Ok(0),
-        Some(s) if s >= 0.0 && s.fract() == 0.0 && s <= evodb_core::MAX_SEED as f64 => Ok(s as u64),
+        Some(s) if s >= 0.0 && s.fract() == 0.0 => {
+            // The range is the core's rule (`Database::check_seed`), as every face's.
+            evodb_core::Database::check_seed(s as u64).map_err(to_js_error)?;
+            Ok(s as u64)
+        }
         Some(s) => Err(error("invalid-config", &format!("invalid config: `seed` is {s}; pass a non-negative integer"))),
     }
 }

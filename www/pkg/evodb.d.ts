@@ -1,6 +1,14 @@
 /* tslint:disable */
 /* eslint-disable */
 /**
+ * A `--config` file: its name, for messages, and its text.
+ */
+export interface ConfigFile {
+    path: string;
+    text: string;
+}
+
+/**
  * A `plan` round's synergy item: combine each target's current best into one candidate,
  * evaluate it, and add it naming this item; its result is recorded against every target.
  */
@@ -574,6 +582,38 @@ export interface Info {
 }
 
 /**
+ * `init`'s config flags as a CLI read them: text as given, the `--config` file already read.
+ */
+export interface ConfigFlags {
+    /**
+     * `--config`: where the file was read (`-` for standard input) and its text.
+     */
+    configFile?: ConfigFile | null;
+    /**
+     * The top-level scalar options given, as `[JSON key, flag text]`, in the table's order.
+     */
+    scalars?: [string, string][];
+    /**
+     * `--fitness`: `mean` | `primary:<metric>` | `weighted:<metric>=<weight>,…`.
+     */
+    fitness?: string | null;
+    /**
+     * `--direction <metric>=min|max`, each given.
+     */
+    directions?: string[];
+    features?: string | null;
+    /**
+     * `--operators`: a JSON object of weights, or `default`.
+     */
+    operators?: string | null;
+    dedupe?: boolean;
+    /**
+     * The `stopping` rules given, as `[JSON key, flag text]`.
+     */
+    stopping?: [string, string][];
+}
+
+/**
  * `sample`: `{parent: {...} | null, inspirations: [...]}`; with operators configured, also
  * `operator`, `island`, `secondParent`, `donorIsland` and `forcedBy` (when an override decided);
  * with named islands, `island`, `islandName` and `islandDescription`; with notes, `notes`.
@@ -906,6 +946,28 @@ export class Simulation {
 }
 
 /**
+ * `checkSeed(seed)`: refuses a PRNG seed (decimal text, any size) above 2^53-1, the most a
+ * database keeps exact in every face.
+ *
+ * ```js
+ * checkSeed("9007199254740993"); // throws EvodbError: invalid config: `seed` is 9007199254740993; …
+ * ```
+ */
+export function checkSeed(seed: string): void;
+
+/**
+ * `configFromFlags(flags, program)`: the config JSON text `init`'s flags give, for
+ * `new Database(JSON.parse(text), seed)` to validate. Throws an `EvodbError` whose `code` is
+ * `usage` (a flag's form: exit 2) or `invalid-input` (a value that is not JSON: exit 1).
+ *
+ * ```js
+ * configFromFlags({ scalars: [["numIslands", "4"]], fitness: "primary:score" }, "db-cli.mjs");
+ * // '{"numIslands":4,"fitness":{"kind":"primary","metric":"score"}}'
+ * ```
+ */
+export function configFromFlags(flags: ConfigFlags, program: string): string;
+
+/**
  * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).
@@ -923,6 +985,8 @@ export interface InitOutput {
     readonly __wbg_database_free: (a: number, b: number) => void;
     readonly __wbg_replay_free: (a: number, b: number) => void;
     readonly __wbg_simulation_free: (a: number, b: number) => void;
+    readonly checkSeed: (a: number, b: number) => [number, number];
+    readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
     readonly database_fromJson: (a: number, b: number) => [number, number, number];

@@ -649,6 +649,58 @@ export class Simulation {
 if (Symbol.dispose) Simulation.prototype[Symbol.dispose] = Simulation.prototype.free;
 
 /**
+ * `checkSeed(seed)`: refuses a PRNG seed (decimal text, any size) above 2^53-1, the most a
+ * database keeps exact in every face.
+ *
+ * ```js
+ * checkSeed("9007199254740993"); // throws EvodbError: invalid config: `seed` is 9007199254740993; …
+ * ```
+ * @param {string} seed
+ */
+export function checkSeed(seed) {
+    const ptr0 = passStringToWasm0(seed, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.checkSeed(ptr0, len0);
+    if (ret[1]) {
+        throw takeFromExternrefTable0(ret[0]);
+    }
+}
+
+/**
+ * `configFromFlags(flags, program)`: the config JSON text `init`'s flags give, for
+ * `new Database(JSON.parse(text), seed)` to validate. Throws an `EvodbError` whose `code` is
+ * `usage` (a flag's form: exit 2) or `invalid-input` (a value that is not JSON: exit 1).
+ *
+ * ```js
+ * configFromFlags({ scalars: [["numIslands", "4"]], fitness: "primary:score" }, "db-cli.mjs");
+ * // '{"numIslands":4,"fitness":{"kind":"primary","metric":"score"}}'
+ * ```
+ * @param {ConfigFlags} flags
+ * @param {string} program
+ * @returns {string}
+ */
+export function configFromFlags(flags, program) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        const ptr0 = passStringToWasm0(program, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.configFromFlags(flags, ptr0, len0);
+        var ptr2 = ret[0];
+        var len2 = ret[1];
+        if (ret[3]) {
+            ptr2 = 0; len2 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred3_0 = ptr2;
+        deferred3_1 = len2;
+        return getStringFromWasm0(ptr2, len2);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
+
+/**
  * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).

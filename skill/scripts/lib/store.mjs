@@ -143,13 +143,17 @@ export function hasDatabase(dir) {
 
 /** The engine's Database class, once loadEngine() has run. @type {typeof evodb.Database} */
 export let Database;
+/** The command-line rules shared with evodb (init's config from its flags, the seed's range). @type {typeof evodb.configFromFlags} */
+export let configFromFlags;
+/** @type {typeof evodb.checkSeed} */
+export let checkSeed;
 
 export async function loadEngine() {
   try {
     const glue = await import("../evodb-wasm/evodb.js");
     const exports = glue.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
     setEngineBytes(exports.memory?.buffer.byteLength ?? 0);
-    ({ Database } = glue);
+    ({ Database, configFromFlags, checkSeed } = glue);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
     throw new Failure(
@@ -166,7 +170,7 @@ export async function loadEngine() {
  */
 export function engineFailure(e) {
   if (e instanceof Failure) return e;
-  if (e && e.name === "EvodbError") return badInput(e.message);
+  if (e && e.name === "EvodbError") return e.code === "usage" ? new Failure(EXIT.usage, e.message) : badInput(e.message);
   return new Failure(EXIT.internal, `the database engine failed (${e?.stack ?? e}); this is a bug in evodb, please report it`);
 }
 

@@ -14,7 +14,7 @@ use crate::commands::{
 };
 use crate::context::Context;
 use crate::failure::Failure;
-use crate::location::{StoreArgs, with_store_as_db_path};
+use crate::location::{Environment, StoreArgs, with_store_as_db_path};
 use crate::matches::{optional, required};
 use crate::reply::Reply;
 use crate::session::SandboxArgs;
@@ -24,6 +24,8 @@ pub struct Cli {
     pub command: Command,
     pub sandbox: SandboxArgs,
     pub store: StoreArgs,
+    /// `EVODB_SERVE=off`: run here, never in `evodb serve`.
+    pub serve_off: bool,
 }
 
 /// Every command, with its arguments; the names are the table's.
@@ -91,24 +93,30 @@ impl Command {
     }
 }
 
-/// Parses the command line; the error is clap's (usage, or the text of --help/--version).
-pub fn parse(argv: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Cli, clap::Error> {
-    let argv = with_store_as_db_path(argv.into_iter().map(Into::into).collect());
+/// Parses the command line, with the environment's stand-ins for flags left out; the error is
+/// clap's (usage, or the text of --help/--version).
+pub fn parse(
+    argv: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    env: &Environment,
+) -> Result<Cli, clap::Error> {
+    let argv = with_store_as_db_path(argv.into_iter().map(Into::into).collect(), env.store.as_ref());
     let matches = crate::parser::command().try_get_matches_from(argv)?;
-    Ok(from_matches(&matches))
+    Ok(from_matches(&matches, env))
 }
 
-fn from_matches(m: &ArgMatches) -> Cli {
+fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
     let sandbox =
         SandboxArgs { time_budget_ms: required(m, "timeBudgetMs"), memory_limit_mb: required(m, "memoryLimitMb") };
-    // EVODB_STORE is read here, once: a `--store` given wins.
+    // A `--store` given wins over EVODB_STORE.
     let store: Option<String> = optional(m, "store");
-    let env_store = match store {
-        None => std::env::var_os("EVODB_STORE").filter(|value| !value.is_empty()),
-        Some(_) => None,
+    let env_store = if store.is_none() { env.store.clone() } else { None };
+    let store = StoreArgs {
+        store,
+        run: optional(m, "run"),
+        connect_timeout_secs: required(m, "connectTimeout"),
+        env_store,
+        env_run: env.run.clone(),
     };
-    let store =
-        StoreArgs { store, run: optional(m, "run"), connect_timeout_secs: required(m, "connectTimeout"), env_store };
     let (name, m) = m.subcommand().expect("the parser requires a command");
     let command = match name {
         "create" => Command::Create(create::Args::from_matches(m)),
@@ -139,5 +147,5 @@ fn from_matches(m: &ArgMatches) -> Cli {
         "apply" => Command::Apply(apply::Args::from_matches(m)),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };
-    Cli { command, sandbox, store }
+    Cli { command, sandbox, store, serve_off: env.serve_off }
 }

@@ -15,7 +15,7 @@ use evodb_host::postgres::PgRun;
 use crate::cli::{Cli, Command};
 use crate::context::Context;
 use crate::failure::Failure;
-use crate::location::Location;
+use crate::location::{Environment, Location};
 use crate::reply::{Output, Reply};
 use crate::serve_protocol::{
     ACKNOWLEDGE, GO, RECEIVED, Request, STARTING, TRANSFER, build, is_stopped, read_byte, socket_of,
@@ -75,7 +75,7 @@ fn in_directory(command: &mut Command, cwd: &Path) {
 /// Runs `cli`'s command in the server that keeps its run warm, when one is listening; `None`:
 /// run it here. Every way of falling back but "no server" says so on one line of stderr.
 pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<Output> {
-    if std::env::var_os("EVODB_SERVE").is_some_and(|value| value == "off") {
+    if cli.serve_off {
         return None;
     }
     let db = answers(&cli.command)?;
@@ -85,10 +85,13 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<Output> {
     if cli.store.run.is_none() {
         argv.splice(1..1, ["--run".to_string(), run.name.clone()]);
     }
-    let argv = crate::location::with_store_as_db_path(argv.into_iter().map(OsString::from).collect())
-        .into_iter()
-        .map(|arg| arg.into_string().unwrap_or_default())
-        .collect();
+    let argv = crate::location::with_store_as_db_path(
+        argv.into_iter().map(OsString::from).collect(),
+        cli.store.env_store.as_ref(),
+    )
+    .into_iter()
+    .map(|arg| arg.into_string().unwrap_or_default())
+    .collect();
     let socket = socket_of(&run)?;
     let fall_back = |why: String| {
         eprintln!("warning: `evodb serve` for {} {why}; running the command here", run.shown());
@@ -279,7 +282,9 @@ pub fn answer(engine: Engine, argv: &[String], cwd: &Path, run: &PgRun) -> (Engi
 
 /// The client's command line, if the server may answer it.
 fn answerable(argv: &[String], cwd: &Path, run: &PgRun, engine: &Engine) -> Result<Cli, Failure> {
-    let mut cli = crate::cli::parse(argv).map_err(|e| Failure::Usage(e.to_string()))?;
+    // The client resolved its environment into the arguments (the store, the run); the server's
+    // own environment plays no part.
+    let mut cli = crate::cli::parse(argv, &Environment::default()).map_err(|e| Failure::Usage(e.to_string()))?;
     let refused = || {
         Failure::Usage(format!(
             "`evodb serve` answers the commands on {} that read no standard input; run this one without it \

@@ -19,6 +19,28 @@ pub enum Location {
     Postgres(Box<PgRun>),
 }
 
+/// The environment variables evodb reads, read once (by `main`): no command reads the
+/// environment itself.
+#[derive(Clone, Debug, Default)]
+pub struct Environment {
+    /// `EVODB_STORE`, when set and not empty: the store standing in for a `<dbPath>` left out.
+    pub store: Option<OsString>,
+    /// `EVODB_RUN`, when set and not empty: the run, when `--run` is not given.
+    pub run: Option<String>,
+    /// `EVODB_SERVE=off`: never hand a command to `evodb serve`.
+    pub serve_off: bool,
+}
+
+impl Environment {
+    pub fn read() -> Environment {
+        Environment {
+            store: std::env::var_os("EVODB_STORE").filter(|value| !value.is_empty()),
+            run: std::env::var("EVODB_RUN").ok().filter(|run| !run.is_empty()),
+            serve_off: std::env::var_os("EVODB_SERVE").is_some_and(|value| value == "off"),
+        }
+    }
+}
+
 /// The PostgreSQL flags, as every command receives them.
 #[derive(Clone, Debug, Default)]
 pub struct StoreArgs {
@@ -29,6 +51,8 @@ pub struct StoreArgs {
     /// `EVODB_STORE` when it stood in for a `<dbPath>` left out (no `--store`): a location with
     /// this text came from the environment, and must be a PostgreSQL URL.
     pub env_store: Option<OsString>,
+    /// `EVODB_RUN`, standing in for `--run` left out.
+    pub env_run: Option<String>,
 }
 
 impl StoreArgs {
@@ -64,7 +88,7 @@ impl StoreArgs {
             return Ok(Location::Directory(db.to_path_buf()));
         };
         let url = PgUrl::parse(text, Duration::from_secs(self.connect_timeout_secs)).map_err(Failure::Usage)?;
-        let run = self.run.clone().or_else(|| std::env::var("EVODB_RUN").ok().filter(|r| !r.is_empty()));
+        let run = self.run.clone().or_else(|| self.env_run.clone());
         let run = run.ok_or_else(|| {
             Failure::Usage(format!("{} holds many runs: pass --run NAME (or set EVODB_RUN) to say which", url.shown()))
         })?;
@@ -89,10 +113,10 @@ pub fn shown(db: &Path) -> String {
     shown_location(&db.to_string_lossy())
 }
 
-/// With `--store URL` or `EVODB_STORE` and a command's `<dbPath>` left out, the URL is put in
-/// its place, so the parser and every command see one location. A `<dbPath>` that is given
-/// always wins over `EVODB_STORE`.
-pub fn with_store_as_db_path(mut argv: Vec<OsString>) -> Vec<OsString> {
+/// With `--store URL` or `EVODB_STORE` (`env_store`) and a command's `<dbPath>` left out, the
+/// URL is put in its place, so the parser and every command see one location. A `<dbPath>` that
+/// is given always wins over `EVODB_STORE`.
+pub fn with_store_as_db_path(mut argv: Vec<OsString>, env_store: Option<&OsString>) -> Vec<OsString> {
     let flag_store = argv.iter().enumerate().find_map(|(i, arg)| {
         let arg = arg.to_str()?;
         match arg.strip_prefix("--store") {
@@ -101,7 +125,7 @@ pub fn with_store_as_db_path(mut argv: Vec<OsString>) -> Vec<OsString> {
             None => None,
         }
     });
-    let Some(store) = flag_store.or_else(|| std::env::var_os("EVODB_STORE").filter(|s| !s.is_empty())) else {
+    let Some(store) = flag_store.or_else(|| env_store.cloned()) else {
         return argv;
     };
     let takes_value = |flags: &[evodb_cli_spec::Flag], name: &str| {
@@ -173,7 +197,7 @@ mod tests {
             ),
         ];
         for (given, expected) in cases {
-            assert_eq!(with_store_as_db_path(args(given)), args(expected), "{given:?}");
+            assert_eq!(with_store_as_db_path(args(given), None), args(expected), "{given:?}");
         }
     }
 }

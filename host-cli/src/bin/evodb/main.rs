@@ -35,11 +35,13 @@ use std::process::ExitCode;
 use evodb_host::postgres::{redact_passwords, shown_location};
 
 use crate::context::Context;
+use crate::location::Environment;
 use crate::reply::Output;
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
-    let cli = match cli::parse(argv.clone()) {
+    let env = Environment::read();
+    let cli = match cli::parse(argv.clone(), &env) {
         Ok(cli) => cli,
         Err(err) => {
             // --help and --version print to stdout and succeed; anything else is a usage error,
@@ -48,19 +50,19 @@ fn main() -> ExitCode {
                 let _ = err.print();
                 return ExitCode::from(0);
             }
-            eprint!("{}", scrub(&err.render().to_string(), &argv));
+            eprint!("{}", scrub(&err.render().to_string(), &argv, &env));
             return ExitCode::from(2);
         }
     };
     if let Some(output) = forward::forward(&cli, &argv) {
-        return print(&output, &argv);
+        return print(&output, &argv, &env);
     }
     let ctx = Context::new(cli.sandbox, cli.store, forward::answer);
-    print(&Output::of(cli.command.run(&ctx)), &argv)
+    print(&Output::of(cli.command.run(&ctx)), &argv, &env)
 }
 
-fn print(output: &Output, argv: &[OsString]) -> ExitCode {
-    eprint!("{}", scrub(&output.stderr, argv));
+fn print(output: &Output, argv: &[OsString], env: &Environment) -> ExitCode {
+    eprint!("{}", scrub(&output.stderr, argv, env));
     // A closed pipe (`evodb history db | head`) is not an error worth reporting.
     let _ = std::io::stdout().lock().write_all(output.stdout.as_bytes());
     ExitCode::from(output.exit)
@@ -69,10 +71,9 @@ fn print(output: &Output, argv: &[OsString]) -> ExitCode {
 /// A message as it may be printed: no message should hold a password, and this is the last line
 /// of defence if one does. Each argument (and `EVODB_STORE`) that could hold one is replaced
 /// where it appears whole by its shown form, then any URL or `user:password@` left is hidden.
-fn scrub(text: &str, argv: &[OsString]) -> String {
-    let store = std::env::var_os("EVODB_STORE");
+fn scrub(text: &str, argv: &[OsString], env: &Environment) -> String {
     let mut text = text.to_string();
-    for arg in argv.iter().chain(store.as_ref()).filter_map(|arg| arg.to_str()) {
+    for arg in argv.iter().chain(env.store.as_ref()).filter_map(|arg| arg.to_str()) {
         if arg.contains(['@', ':']) && text.contains(arg) {
             text = text.replace(arg, &shown_location(arg));
         }

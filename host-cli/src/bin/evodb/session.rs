@@ -1,7 +1,6 @@
 //! One component instance on one database (a directory or a PostgreSQL run), as each CLI
 //! command uses it.
 
-use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
 use std::time::Duration;
@@ -14,6 +13,9 @@ use wasmtime::component::{Component, ResourceAny};
 
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
+
+mod warm;
+use warm::Served;
 
 /// `--timeBudgetMs` and `--memoryLimitMb`: the sandbox every component call runs in.
 #[derive(Clone, Debug)]
@@ -34,22 +36,6 @@ pub struct Engine {
     served: Option<Served>,
 }
 
-/// The run `evodb serve` keeps warm, and its engine while no operation is using it.
-struct Served {
-    run: PgRun,
-    warm: RefCell<Option<Warm>>,
-}
-
-/// An instance whose database has been loaded, parked between two operations with the
-/// connection it used and where its database stands in the run.
-struct Warm {
-    store: Store<State>,
-    bindings: Rc<WithStore>,
-    db: ResourceAny,
-    at: Position,
-    client: ::postgres::Client,
-}
-
 impl Engine {
     pub fn start(sandbox: &SandboxArgs, store_args: StoreArgs) -> Result<Engine, Failure> {
         let memory_bytes = usize::try_from(sandbox.memory_limit_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
@@ -57,18 +43,6 @@ impl Engine {
         let host = Host::with_limits(limits).map_err(internal)?;
         let component = embedded::load(&host).map_err(internal)?;
         Ok(Engine { host, component, store_args, sandbox: sandbox.clone(), served: None })
-    }
-
-    /// From now on, keeps the engine of `run` loaded between operations on it (`evodb serve`):
-    /// an operation re-runs only the events stored since the one before.
-    pub fn keep_warm(&mut self, run: PgRun) {
-        self.served = Some(Served { run, warm: RefCell::new(None) });
-    }
-
-    /// Whether `run` is the run kept warm (the same server, database and run, whatever the
-    /// password).
-    pub fn keeps_warm(&self, run: &PgRun) -> bool {
-        self.served.as_ref().is_some_and(|served| served.run.identity() == run.identity())
     }
 
     /// The database at `db` as `database.json`'s JSON value (read-only): for the host-side
@@ -152,44 +126,6 @@ impl Engine {
             Err(err) => Err(self.host.classify(&store, err).into()),
         }
     }
-
-    /// The served run, opened on the engine parked by the operation before when the run's
-    /// events alone can bring it up to date; on a new instance that loads the run otherwise.
-    fn open_warm(&self, access: Access, deadline: Deadline) -> Result<Session<'_>, Failure> {
-        let served = self.served.as_ref().expect("open_warm is called for the served run");
-        let (run, writable) = (&served.run, access == Access::Write);
-        let (mut files, parked) = match served.warm.borrow_mut().take() {
-            Some(Warm { store, bindings, db, at, client }) => {
-                // A connection that broke (the server restarted) is made again; the engine stays.
-                // A budget spent waiting for the run's lock is not waited again.
-                let files = match PgFiles::resume(client, run, writable, at, Some(deadline)) {
-                    Ok(files) => files,
-                    Err(e @ HostError::Deadline(_)) => return Err(e.into()),
-                    Err(_) => PgFiles::resume(PgFiles::connect(run)?, run, writable, at, Some(deadline))?,
-                };
-                let parked = files.resumes().then_some((store, bindings, db, at));
-                (files, parked)
-            }
-            None => (PgFiles::open_until(run, writable, deadline)?, None),
-        };
-        if access == Access::Read && !files.holds_database() {
-            return Err(no_run(run, &mut files));
-        }
-        let files = Files::Postgres(Box::new(files));
-        let (mut store, bindings, kept) = match parked {
-            Some((mut store, bindings, db, at)) => {
-                *store.data_mut().files_mut() = files;
-                (store, bindings, Some((db, at)))
-            }
-            None => {
-                let (store, bindings) = self.instantiate(files)?;
-                (store, bindings, None)
-            }
-        };
-        store.data_mut().set_deadline(Some(deadline.at));
-        let reopen = Some((Box::new(run.clone()), access, deadline));
-        Ok(Session { engine: self, store, bindings, shown: run.shown(), dir: None, reopen, kept, keeps: true })
-    }
 }
 
 pub struct Session<'a> {
@@ -208,16 +144,6 @@ pub struct Session<'a> {
     kept: Option<(ResourceAny, Position)>,
     /// Opened on the run kept warm: a successful operation keeps its database loaded.
     keeps: bool,
-}
-
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let (Some((db, at)), Some(served)) = (self.kept.take(), &self.engine.served) else { return };
-        let mut store = std::mem::replace(&mut self.store, self.engine.host.store(Files::default()));
-        let Files::Postgres(files) = std::mem::take(store.data_mut().files_mut()) else { return };
-        let Some(client) = files.into_client() else { return };
-        *served.warm.borrow_mut() = Some(Warm { store, bindings: Rc::clone(&self.bindings), db, at, client });
-    }
 }
 
 /// The `database` resource's methods, as an operation receives them.

@@ -36,7 +36,7 @@ impl Args {
 
 fn copy(ctx: &Context, Args { src, dst }: Args) -> Result<Reply, Failure> {
     // `--run` names the PostgreSQL side, whichever it is.
-    let sides = StoreArgs { store: None, env_store: None, ..ctx.store.clone() };
+    let sides = StoreArgs { store: None, env_store: None, env_run: None, ..ctx.store.clone() };
     let engine = ctx.engine()?;
     let (from, to) = (locate(&sides, &src)?, locate(&sides, &dst)?);
     if matches!((&from, &to), (Location::Postgres(_), Location::Postgres(_))) {

@@ -8,7 +8,7 @@ use evodb_core::Info;
 use evodb_host::Access;
 use evodb_host::bridge::core;
 
-use crate::config_flags::{ConfigFlags, config_json};
+use crate::config_flags::InitConfig;
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::required;
@@ -19,16 +19,16 @@ pub struct Args {
     pub db: PathBuf,
     /// `--rngSeed`: the seed of the database's PRNG.
     pub seed: u64,
-    pub config: ConfigFlags,
+    pub config: InitConfig,
 }
 
 impl Args {
     pub fn from_matches(m: &ArgMatches) -> Args {
-        Args { db: required(m, "dbPath"), seed: required(m, "rngSeed"), config: ConfigFlags::from_matches(m) }
+        Args { db: required(m, "dbPath"), seed: required(m, "rngSeed"), config: InitConfig::from_matches(m) }
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let config = config_json(&self.config)?;
+        let config = self.config.to_json()?;
         // Checked before the directory is created, so a bad config leaves nothing behind.
         evodb_core::Config::from_json(&config)?;
         evodb_core::Database::check_seed(self.seed)?;

@@ -112,7 +112,7 @@ fn base_argv(path: &[&'static str], table: &'static evodb_cli_spec::Command) -> 
 }
 
 fn parsed(argv: &[String]) -> String {
-    match crate::cli::parse(argv) {
+    match crate::cli::parse(argv, &crate::location::Environment::default()) {
         Ok(cli) => format!("{cli:?}"),
         Err(err) => panic!("{argv:?} does not parse: {err}"),
     }

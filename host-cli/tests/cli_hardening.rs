@@ -123,3 +123,27 @@ fn the_demo_resumes_any_number_of_times_after_pruning_deleted_its_seed_program()
     let lineage_root = evodb(&["export", out.join("database").to_str().unwrap(), "--format", "json"]);
     assert!(!lineage_root.stdout.contains("\"iterationFound\": 0,"), "the initial program was pruned");
 }
+
+/// Issue 35's last defect: `add --id X` retried after X was pruned was stored a second time (two
+/// `added` events). The retry is answered with a warning, exit 0, and the run is unchanged.
+#[test]
+fn an_add_retried_after_its_program_was_pruned_is_answered_not_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let init = evodb(&["init", db.to_str().unwrap(), "--numIslands", "1", "--maxIslandSize", "2"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    let parent = evodb(&seed_args(&db)).json()["id"].as_str().unwrap().to_string();
+    evodb(&[add_args(&db, &parent, 1, 0.9), vec!["--id".into(), "good".into()]].concat()).json();
+    let weak = [add_args(&db, &parent, 2, 0.01), vec!["--id".into(), "weak".into()]].concat();
+    assert_eq!(evodb(&weak).json()["id"], "weak");
+    let before = fs::read(db.join("database.json")).unwrap();
+    assert!(!String::from_utf8_lossy(&before).contains("\"weak\": {"), "`weak` was pruned at once");
+
+    let retry = evodb(&weak);
+    assert_eq!(retry.code, 0, "{retry:?}");
+    assert_eq!(retry.json()["id"], "weak");
+    assert!(retry.stderr.contains("since been pruned"), "{retry:?}");
+    let added = history_lines(&db).iter().filter(|e| e["event"] == "added" && e["id"] == "weak").count();
+    assert_eq!(added, 1, "one `added` event for weak");
+    assert_eq!(fs::read(db.join("database.json")).unwrap(), before, "the retry changed nothing");
+}

@@ -495,3 +495,27 @@ pub(crate) fn sampled_placement() -> Vec<Vector> {
         )
     }]
 }
+
+/// Issue 35's last defect (vector 70): `add --id X` retried after X was pruned is answered with
+/// a warning and changes nothing (`answered_pruned_retry`), across a reload; the id with other
+/// fields is a new program.
+pub(crate) fn pruned_retry() -> Vec<Vector> {
+    let weak = req("weak", "p0", 0.1);
+    let ops = vec![
+        add(req("p0", "0", 0.5), T0),
+        add(req("good", "p0", 0.9), T0 + 1.0),
+        add(weak.clone(), T0 + 2.0),
+        op("reload"),
+        add(weak.clone(), T0 + 3.0),
+        op("info"),
+        add(with(weak, "metrics", json!({"score": 0.95})), T0 + 4.0),
+        op("info"),
+    ];
+    vec![vector(
+        "pruned-retry-is-answered",
+        "one island of two: `weak` is pruned at once; its retried add (same id and fields) is answered, not \
+         added, after a reload; the id with other metrics is a new program",
+        json!({"numIslands": 1, "maxIslandSize": 2}),
+        ops,
+    )]
+}

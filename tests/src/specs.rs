@@ -403,5 +403,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::memory_specs::all())
     .chain(crate::target_specs::all())
     .chain(crate::engine_specs::sampled_placement())
+    .chain(crate::engine_specs::pruned_retry())
     .collect()
 }

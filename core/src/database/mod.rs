@@ -42,6 +42,9 @@ impl Database {
                 false => Err(Error::DuplicateId(id.clone())),
             };
         }
+        if self.answered_pruned_retry(&request) {
+            return Ok(self.answer_pruned_retry(&request));
+        }
         self.check_parent_order(&request)?;
         let planned = match &request.plan_item {
             Some(name) => {
@@ -295,6 +298,18 @@ impl Database {
         outcome.warnings.push(format!(
             "program `{}` is already in the database with these fields (a retried add?); nothing changed",
             program.id
+        ));
+        outcome
+    }
+
+    /// A retry of an add whose program pruning has since removed (`answered_pruned_retry`):
+    /// answered with the request's own metrics and a warning, and nothing changes.
+    fn answer_pruned_retry(&self, request: &AddRequest) -> AddOutcome {
+        let id: Arc<str> = request.id.as_deref().unwrap_or_default().into();
+        let mut outcome = self.outcome_without_program(id.clone(), request.metrics.clone(), request.status, false);
+        outcome.warnings.push(format!(
+            "program `{id}` was added with these fields before and has since been pruned from its island (a retried \
+             add?); nothing changed"
         ));
         outcome
     }

@@ -135,6 +135,13 @@ pub(crate) fn candidate_problems(db: &StoredDatabase) -> Vec<String> {
                 ));
             }
         }
+        if ext.pruned.len() > crate::rules::MAX_PRUNED {
+            problems.push(format!(
+                "`evodb.pruned` holds {} programs; evodb keeps at most {}",
+                ext.pruned.len(),
+                crate::rules::MAX_PRUNED
+            ));
+        }
         if ext.sampled.len() > crate::rules::MAX_SAMPLED {
             problems.push(format!(
                 "`evodb.sampled` holds {} samples; evodb keeps at most {}",

@@ -29,8 +29,8 @@ use crate::rng::DetRng;
 use crate::state::CandidateLog;
 use crate::state::PendingItem;
 use crate::state::Program;
-use crate::state::SampledItem;
 use crate::state::{Database, MAX_SEED};
+use crate::state::{PrunedProgram, SampledItem};
 
 /// 2 added the candidate log, plan state and per-program `seq`/`status`/`operator`/`cell`;
 /// format 1 files load as if their candidates were all accepted.
@@ -98,6 +98,9 @@ pub(crate) struct Extension {
     /// Operator samples not yet answered (`sampled_island`); absent with `operators` off.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) sampled: Vec<SampledItem>,
+    /// The newest pruned programs (`answered_pruned_retry`); absent until one is pruned.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) pruned: Vec<PrunedProgram>,
     /// Run memory, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) notes: Vec<Note>,
@@ -269,6 +272,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         plan_cursor: 0,
         pending: Vec::new(),
         sampled: Vec::new(),
+        pruned: Vec::new(),
         notes: Vec::new(),
         synergies: Vec::new(),
     });
@@ -282,6 +286,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
     db.sampled = ext.sampled;
+    db.pruned = ext.pruned;
     if let Some((i, note)) = ext.notes.iter().enumerate().find(|(_, note)| note.text.len() > MAX_NOTE_BYTES) {
         return Err(Error::corrupt(format!(
             "`evodb.notes[{i}].text` is {} bytes; a note holds at most {MAX_NOTE_BYTES}",
@@ -387,6 +392,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             plan_cursor: db.plan_cursor,
             pending: db.pending.clone(),
             sampled: db.sampled.clone(),
+            pruned: db.pruned.clone(),
             notes: db.notes.clone(),
             synergies: db.synergies.clone(),
         };

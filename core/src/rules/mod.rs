@@ -11,6 +11,7 @@ mod operators;
 mod placement;
 mod planning;
 mod policy;
+mod pruned_retries;
 mod pruning;
 mod sampled_islands;
 mod sampling;
@@ -18,4 +19,5 @@ mod stopping;
 
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
+pub(crate) use pruned_retries::MAX_PRUNED;
 pub(crate) use sampled_islands::MAX_SAMPLED;

@@ -15,7 +15,7 @@ pub use candidates::code_hash;
 pub(crate) use candidates::{CachedResult, CandidateLog, TargetProgress};
 pub use events::Event;
 pub(crate) use island::Island;
-pub(crate) use pending::{HeldAnswer, PendingItem, SampledItem};
+pub(crate) use pending::{HeldAnswer, PendingItem, PrunedProgram, SampledItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 
@@ -61,6 +61,9 @@ pub struct Database {
     /// Operator samples not yet answered, oldest first (`rules/sampled_islands.rs`); always
     /// empty with `operators` off.
     pub(crate) sampled: Vec<SampledItem>,
+    /// The newest pruned programs, oldest first (`rules/pruned_retries.rs`): a retried add of
+    /// one is answered, not added again.
+    pub(crate) pruned: Vec<PrunedProgram>,
     /// Run memory (`note`), oldest first.
     pub(crate) notes: Vec<Note>,
     /// Evaluated synergy candidates (several-target runs), oldest first.
@@ -94,6 +97,7 @@ impl Database {
             plan_cursor: 0,
             pending: Vec::new(),
             sampled: Vec::new(),
+            pruned: Vec::new(),
             notes: Vec::new(),
             synergies: Vec::new(),
             events: None,
@@ -216,6 +220,7 @@ impl Database {
     /// the remaining population (the seed would leave a dangling `bestProgramId` instead).
     pub(crate) fn delete_program(&mut self, slot: u32) -> Record {
         let record = self.population.remove(slot);
+        self.remember_pruned(&record.program);
         if record.program.iteration_found == 0 && self.candidates.baseline_fitness.is_none() {
             self.candidates.baseline_fitness = Some(record.fitness);
         }

@@ -51,3 +51,15 @@ pub(crate) struct SampledItem {
     pub island: u32,
     pub operator: Operator,
 }
+
+/// A pruned program, as `answered_pruned_retry` recognises a retry of its add: its id, a digest
+/// of the fields a retry repeats (`Program::is_repeated_by`'s, but the operator), and its
+/// operator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PrunedProgram {
+    pub id: String,
+    pub digest: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
+}

@@ -88,7 +88,7 @@ fn phases(db: &Path) {
     // phase is that one load, as each CLI process makes it.
     let first = Instant::now();
     let host = Host::new().unwrap();
-    let component = embedded::load(&host).unwrap();
+    let component = host.load_embedded().unwrap();
     figure("phase.engine", "engine and the built-in machine code (one load)", first.elapsed(), None);
     let instance = || {
         let mut store = host.store(Files::read_write(db, db));

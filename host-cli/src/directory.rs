@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use nix::fcntl::OFlag;
 
 use crate::error::HostError;
-use crate::files::Files;
 use evodb_safe_files::describe_file_type;
 
 const LOCK_FILE: &str = ".evodb.lock";
@@ -197,13 +196,9 @@ impl DatabaseDir {
         }
     }
 
-    /// What an instance may do here: read and commit under this writer's lock, or only read.
-    /// `shown` is the directory as the user named it, for messages.
-    pub fn files(&self, shown: &Path) -> Files {
-        match (&self.path, &self.lock) {
-            (Some(dir), Some(_)) => Files::read_write(dir, shown),
-            (dir, _) => Files::read_only(dir.as_deref(), shown),
-        }
+    /// Whether this is a writer's: the directory exists and its lock is held.
+    pub fn is_writer(&self) -> bool {
+        self.path.is_some() && self.lock.is_some()
     }
 
     /// What was repaired before the call, e.g. a torn last line of the history.

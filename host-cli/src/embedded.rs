@@ -15,8 +15,6 @@ use nix::sys::mman::{ProtFlags, mprotect};
 use wasmtime::CustomCodeMemory;
 use wasmtime::component::Component;
 
-use crate::runtime::Host;
-
 /// The `with-store` component.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/evodb-store.wasm"));
 /// [`COMPONENT`] compiled by wasmtime at build time.
@@ -39,13 +37,14 @@ static MACHINE_CODE_PAGES: &PageAligned<[u8]> =
 /// Whether a component of this process already uses [`MACHINE_CODE`] in place.
 static IN_PLACE_TAKEN: AtomicBool = AtomicBool::new(false);
 
-/// The component, from [`MACHINE_CODE`]: in place where the system's pages are 4 KiB
-/// (the engine then carries `InPlaceCode`) for the first load of a process — the CLI's only
-/// one — and copied for any later load (tests load it once per test), so two components never
-/// register, publish or unpublish the same pages.
+/// The component, from [`MACHINE_CODE`], on `engine` (`Host::load_embedded`): in place where
+/// the engine maps code in place (`maps_code_in_place`: the system's pages are 4 KiB and the
+/// engine carries `InPlaceCode`) for the first load of a process — the CLI's only one — and
+/// copied for any later load (tests load it once per test), so two components never register,
+/// publish or unpublish the same pages.
 #[allow(unsafe_code)] // see SAFETY below
-pub fn load(host: &Host) -> wasmtime::Result<Component> {
-    let in_place = host.maps_code_in_place() && !IN_PLACE_TAKEN.swap(true, Ordering::SeqCst);
+pub(crate) fn load(engine: &wasmtime::Engine, maps_code_in_place: bool) -> wasmtime::Result<Component> {
+    let in_place = maps_code_in_place && !IN_PLACE_TAKEN.swap(true, Ordering::SeqCst);
     // SAFETY: MACHINE_CODE is what `Engine::precompile_component` produced in build.rs, with this
     // wasmtime and `engine_config`; wasmtime checks the version, the settings and the CPU features
     // again before using it, and refuses code that does not fit. In place, the memory is a
@@ -53,8 +52,8 @@ pub fn load(host: &Host) -> wasmtime::Result<Component> {
     // only this one component uses it.
     let loaded = unsafe {
         match in_place {
-            true => Component::deserialize_raw(host.engine(), NonNull::from(MACHINE_CODE)),
-            false => Component::deserialize(host.engine(), MACHINE_CODE),
+            true => Component::deserialize_raw(engine, NonNull::from(MACHINE_CODE)),
+            false => Component::deserialize(engine, MACHINE_CODE),
         }
     };
     loaded.map_err(|e| {

@@ -10,7 +10,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::bindings::evodb::population::files::Host;
-use crate::directory::{DATABASE_FILE, PREVIOUS_FILE, remove_stale_temps, temp_name};
+use crate::directory::{DATABASE_FILE, DatabaseDir, PREVIOUS_FILE, remove_stale_temps, temp_name};
 use crate::history::HISTORY_FILE;
 use crate::postgres::PgFiles;
 use evodb_safe_files::open_regular;
@@ -30,6 +30,15 @@ impl Default for Files {
 }
 
 impl Files {
+    /// What an instance may do in `dir`: read and commit under its writer's lock, or only read.
+    /// `shown` is the directory as the user named it, for messages.
+    pub fn for_directory(dir: &DatabaseDir, shown: &Path) -> Files {
+        match dir.path() {
+            Some(path) if dir.is_writer() => Files::read_write(path, shown),
+            path => Files::read_only(path, shown),
+        }
+    }
+
     /// Reads and commits in `dir`: for a caller that holds the directory's lock.
     pub fn read_write(dir: &Path, shown: &Path) -> Files {
         Files::Directory(DirectoryFiles {

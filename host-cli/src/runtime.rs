@@ -103,7 +103,12 @@ impl Host {
         Ok(Host { engine, linker, limits, in_place })
     }
 
-    /// Whether [`crate::embedded::load`] can use the machine code in place.
+    /// The component built into evodb ([`crate::embedded`]), loaded on this engine.
+    pub fn load_embedded(&self) -> wasmtime::Result<wasmtime::component::Component> {
+        embedded::load(&self.engine, self.maps_code_in_place())
+    }
+
+    /// Whether [`Host::load_embedded`] can use the machine code in place.
     pub(crate) fn maps_code_in_place(&self) -> bool {
         self.in_place
     }

@@ -6,7 +6,7 @@ use evodb_host::{Files, Host, embedded};
 #[test]
 fn the_built_in_machine_code_loads_and_runs() {
     let host = Host::new().unwrap();
-    let component = embedded::load(&host).unwrap();
+    let component = host.load_embedded().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut store = host.store(Files::read_write(dir.path(), dir.path()));
     let bindings = host.instantiate_store(&mut store, &component).unwrap();
@@ -29,7 +29,7 @@ fn components_loaded_side_by_side_run_after_either_is_dropped() {
     // copy it. Dropping one must not take the code away from the rest.
     let load = || {
         let host = Host::new().unwrap();
-        let component = embedded::load(&host).unwrap();
+        let component = host.load_embedded().unwrap();
         (host, component)
     };
     let mut loaded: Vec<_> = (0..3).map(|_| load()).collect();

@@ -5,17 +5,23 @@
 //! file system or starts or reaps a command does so holding [`ACTIVE`]; the handler takes it too
 //! and exits without releasing it, so nothing happens after the handler's restore.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use super::files::{self, Paths};
-use super::worktree::Checkout;
 
 /// The exit code after an interruption (128 + SIGINT, as shells report Ctrl-C).
 pub const INTERRUPTED_EXIT: i32 = 130;
+
+/// A directory the handler removes (the trial's worktree, `worktree::Checkout`): named by a
+/// trait so that this module needs nothing of the module that makes it.
+pub trait Removal: Send + std::fmt::Debug {
+    fn remove(&self) -> std::io::Result<()>;
+    fn path(&self) -> &Path;
+}
 
 /// What the handler must undo.
 #[derive(Debug, Default)]
@@ -27,7 +33,7 @@ pub struct Active {
     /// The running command's process group.
     pub group: Option<Pid>,
     /// The trial's worktree, to remove.
-    pub worktree: Option<Checkout>,
+    pub worktree: Option<Box<dyn Removal>>,
 }
 
 static ACTIVE: Mutex<Active> = Mutex::new(Active { swapped: None, lock: None, group: None, worktree: None });
@@ -68,11 +74,11 @@ fn on_signal() {
         }
     } else if let Some(worktree) = active.worktree.take() {
         match worktree.remove() {
-            Ok(()) => eprintln!("interrupted: removed the trial's worktree `{}`", worktree.path.display()),
+            Ok(()) => eprintln!("interrupted: removed the trial's worktree `{}`", worktree.path().display()),
             Err(e) => eprintln!(
                 "interrupted: cannot remove the trial's worktree `{}` ({e}); the next `evodb trial` in this \
                  repository removes it",
-                worktree.path.display()
+                worktree.path().display()
             ),
         }
     } else {

@@ -66,6 +66,16 @@ impl Checkout {
     }
 }
 
+impl interrupt::Removal for Checkout {
+    fn remove(&self) -> io::Result<()> {
+        Checkout::remove(self)
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 impl Drop for Worktree {
     fn drop(&mut self) {
         let _ = self.checkout.remove();
@@ -190,7 +200,7 @@ impl Worktree {
             .map_err(|e| format!("cannot create `{}`: {e}", checkout.lock_path().display()))?;
         lock.lock().map_err(|e| format!("cannot lock `{}`: {e}", checkout.lock_path().display()))?;
         // Registered before it exists: an interruption during `git worktree add` still removes it.
-        interrupt::with(|active| active.worktree = Some(checkout.clone()));
+        interrupt::with(|active| active.worktree = Some(Box::new(checkout.clone())));
         let worktree = Worktree {
             target: checkout.path.join(target),
             cwd: checkout.path.join(cwd),

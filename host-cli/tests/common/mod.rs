@@ -10,7 +10,7 @@ use wasmtime::component::{Component, ResourceAny};
 
 /// The `with-store` component the `evodb` binary runs (its machine code, built in).
 pub fn load(host: &Host) -> Component {
-    evodb_host::embedded::load(host).expect("the built-in machine code loads")
+    host.load_embedded().expect("the built-in machine code loads")
 }
 
 /// The `population` interface of a component instance as a conformance face.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
 use evodb_host::postgres::{self, Deadline, PgFiles, PgRun, Position};
-use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, embedded, population};
+use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
@@ -41,7 +41,7 @@ impl Engine {
         let memory_bytes = usize::try_from(sandbox.memory_limit_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
         let limits = Limits { time_budget: Duration::from_millis(sandbox.time_budget_ms), memory_bytes };
         let host = Host::with_limits(limits).map_err(internal)?;
-        let component = embedded::load(&host).map_err(internal)?;
+        let component = host.load_embedded().map_err(internal)?;
         Ok(Engine { host, component, store_args, sandbox: sandbox.clone(), served: None })
     }
 
@@ -93,7 +93,7 @@ impl Engine {
                 if let Some(repair) = dir.repaired() {
                     eprintln!("warning: {repair}");
                 }
-                (dir.files(&path), Some(dir), format!("`{}`", path.display()))
+                (Files::for_directory(&dir, &path), Some(dir), format!("`{}`", path.display()))
             }
             Location::Postgres(run) => {
                 let writable = access == Access::Write;

@@ -63,7 +63,9 @@ impl Args {
 fn apply(engine: &Engine, args: Args) -> Result<Reply, Failure> {
     let timeout = timeout_of(args.timeout_sec)?;
     let (repo, target) = target_in_repository(&args.target)?;
-    let chosen = choose(engine, &args.db, args.id.as_deref())?;
+    // Read once: the program to apply and the run's other programs, for placing its code.
+    let database = engine.database_json(&args.db)?;
+    let chosen = choose(engine, &args.db, args.id.as_deref(), &database)?;
     if git::has_changes(&repo, &target).map_err(Failure::Io)? {
         return Err(Failure::BadInput(format!(
             "--target `{}` has uncommitted changes, which the commit would mix in; commit or stash them first",
@@ -85,8 +87,7 @@ fn apply(engine: &Engine, args: Args) -> Result<Reply, Failure> {
             target.display()
         ))
     })?;
-    let programs = engine.database_json(&args.db)?;
-    let nearest_first = nearest_first(&programs["programs"], &chosen.id);
+    let nearest_first = nearest_first(&database["programs"], &chosen.id);
     let placed = place_in_target(&file, &chosen.code, &nearest_first).map_err(|why| {
         Failure::BadInput(format!(
             "cannot tell where program `{}` goes in `{}`: {why}. apply writes a program over a file that is one of \
@@ -185,8 +186,8 @@ fn target_in_repository(given: &Path) -> Result<(PathBuf, PathBuf), Failure> {
     Ok((repo, target))
 }
 
-/// The best program, or the live program with `id`.
-fn choose(engine: &Engine, db: &Path, id: Option<&str>) -> Result<Chosen, Failure> {
+/// The best program, or the live program with `id` (from `database`, the run's export).
+fn choose(engine: &Engine, db: &Path, id: Option<&str>, database: &Value) -> Result<Chosen, Failure> {
     let Some(id) = id else {
         let best = engine
             .open(db, Access::Read)?
@@ -199,7 +200,6 @@ fn choose(engine: &Engine, db: &Path, id: Option<&str>) -> Result<Chosen, Failur
             changes: best.changes.to_string(),
         });
     };
-    let database = engine.database_json(db)?;
     let program = database["programs"].get(id).ok_or_else(|| {
         Failure::NotFound(format!("no live program has id `{id}`; `evodb best` or `evodb export` list the ids"))
     })?;

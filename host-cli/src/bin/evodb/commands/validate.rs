@@ -51,7 +51,8 @@ impl Args {
                 String::new()
             };
             let failure = Failure::BadInput(format!("{first}{more}"));
-            return Ok(Reply::failed(Reply::json(&json!({"valid": false, "problems": problems})).stdout, failure));
+            let report = evodb_host::bridge::json(&json!({"valid": false, "problems": problems}));
+            return Ok(Reply::failed(report, failure));
         }
         let info = session.info()?;
         let valid = json!({"valid": true, "programCount": info.program_count, "lastIteration": info.last_iteration});

@@ -20,7 +20,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::{Files, Host, State, embedded, population};
+use evodb_host::{DirectoryFiles, Host, State, embedded, population};
 use wasmtime::Store;
 
 mod common;
@@ -91,7 +91,7 @@ fn phases(db: &Path) {
     let component = host.load_embedded().unwrap();
     figure("phase.engine", "engine and the built-in machine code (one load)", first.elapsed(), None);
     let instance = || {
-        let mut store = host.store(Files::read_write(db, db));
+        let mut store = host.store(DirectoryFiles::read_write(db, db));
         let bindings = host.instantiate_store(&mut store, &component).unwrap();
         (store, bindings)
     };

@@ -15,7 +15,7 @@ mod directory;
 pub mod embedded;
 mod engine_config;
 mod error;
-mod files;
+pub mod files;
 pub mod history;
 pub mod postgres;
 mod runtime;
@@ -25,9 +25,9 @@ pub mod bindings {
 }
 
 pub use bindings::exports::evodb::population::{population, store};
-pub use directory::{Access, DATABASE_FILE, DatabaseDir};
+pub use directory::{Access, DATABASE_FILE, DatabaseDir, DirectoryFiles};
 pub use error::HostError;
 /// The rule every file evodb opens follows (`evodb-safe-files`), for the binary's readers.
 pub use evodb_safe_files::{describe_file_type, open_regular};
-pub use files::{DirectoryFiles, Files};
+pub use files::{Files, FilesError, History, NoFiles, Position};
 pub use runtime::{Host, Limits, State};

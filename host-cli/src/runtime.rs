@@ -33,7 +33,7 @@ impl Default for Limits {
 
 /// Per-instance host state: the files it was granted and the memory cap.
 pub struct State {
-    pub(crate) files: Files,
+    pub(crate) files: Box<dyn Files>,
     memory: MemoryCap,
     /// When the operation's time budget ends, if it began before the call (a PostgreSQL
     /// operation waits for its run's lock first): a call gets what is left of it.
@@ -42,11 +42,12 @@ pub struct State {
 
 impl State {
     /// Where the instance's database lives.
-    pub fn files(&self) -> &Files {
-        &self.files
+    pub fn files(&self) -> &dyn Files {
+        &*self.files
     }
 
-    pub fn files_mut(&mut self) -> &mut Files {
+    /// Where the instance's database lives, to read or change it.
+    pub fn files_mut(&mut self) -> &mut Box<dyn Files> {
         &mut self.files
     }
 
@@ -118,7 +119,12 @@ impl Host {
     }
 
     /// A store whose instance may use `files` (a directory's two files, or none).
-    pub fn store(&self, files: Files) -> Store<State> {
+    pub fn store(&self, files: impl Files) -> Store<State> {
+        self.store_boxed(Box::new(files))
+    }
+
+    /// [`Host::store`] for files already boxed.
+    pub fn store_boxed(&self, files: Box<dyn Files>) -> Store<State> {
         let memory = MemoryCap { max: self.limits.memory_bytes, exceeded: false };
         let mut store = Store::new(&self.engine, State { files, memory, deadline: None });
         store.limiter(|state| &mut state.memory);

@@ -13,6 +13,7 @@ use std::time::Duration;
 use cli::Run;
 use cli::postgres::Cluster;
 use cli::server::Server;
+use evodb_host::Files;
 use evodb_host::postgres::{PgFiles, PgRun, PgUrl};
 use serde_json::Value;
 

@@ -1,14 +1,14 @@
 //! The machine code built into the binary: it loads without a compiler (there is none in the
 //! binary) and names what it embeds.
 
-use evodb_host::{Files, Host, embedded};
+use evodb_host::{DirectoryFiles, Host, embedded};
 
 #[test]
 fn the_built_in_machine_code_loads_and_runs() {
     let host = Host::new().unwrap();
     let component = host.load_embedded().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut store = host.store(Files::read_write(dir.path(), dir.path()));
+    let mut store = host.store(DirectoryFiles::read_write(dir.path(), dir.path()));
     let bindings = host.instantiate_store(&mut store, &component).unwrap();
     let loaded = bindings.evodb_population_store().call_load(&mut store).unwrap().unwrap();
     assert!(loaded.is_none(), "an empty directory holds no database");
@@ -36,7 +36,7 @@ fn components_loaded_side_by_side_run_after_either_is_dropped() {
     for _ in 0..3 {
         for (host, component) in &loaded {
             let dir = tempfile::tempdir().unwrap();
-            let mut store = host.store(Files::read_write(dir.path(), dir.path()));
+            let mut store = host.store(DirectoryFiles::read_write(dir.path(), dir.path()));
             let bindings = host.instantiate_store(&mut store, component).unwrap();
             let db = bindings.evodb_population_population().database();
             let created = db.call_create(&mut store, "{}", 1).unwrap().unwrap();

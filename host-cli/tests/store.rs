@@ -8,7 +8,7 @@ use common::{Wasmtime, load, request};
 use evodb_conformance::Face;
 use evodb_host::bindings::WithStore;
 use evodb_host::bridge;
-use evodb_host::{Files, Host, State, population};
+use evodb_host::{DirectoryFiles, Host, State, population};
 use serde_json::{Value, json};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
@@ -30,10 +30,10 @@ impl Fixture {
 
     /// A new instance, as a new writing process would make, granted the fixture's directory.
     fn instance(&self) -> (Store<State>, WithStore) {
-        self.instance_with(Files::read_write(self.dir.path(), self.dir.path()))
+        self.instance_with(DirectoryFiles::read_write(self.dir.path(), self.dir.path()))
     }
 
-    fn instance_with(&self, files: Files) -> (Store<State>, WithStore) {
+    fn instance_with(&self, files: DirectoryFiles) -> (Store<State>, WithStore) {
         let mut store = self.host.store(files);
         let bindings = self.host.instantiate_store(&mut store, &self.component).unwrap();
         (store, bindings)
@@ -156,7 +156,7 @@ fn a_reader_cannot_commit_and_links_are_not_followed() {
     let before = (fx.file("database.json"), fx.file("history.ndjson"));
 
     // An instance granted the directory for reading loads it, and its save is refused.
-    let (mut store, b) = fx.instance_with(Files::read_only(Some(fx.dir.path()), fx.dir.path()));
+    let (mut store, b) = fx.instance_with(DirectoryFiles::read_only(Some(fx.dir.path()), fx.dir.path()));
     let db = b.evodb_population_store().call_load(&mut store).unwrap().unwrap().expect("a database");
     let saved = b.evodb_population_store().call_save(&mut store, db).unwrap();
     assert!(matches!(&saved, Err(population::Error::Io(m)) if m.contains("reading only")), "{saved:?}");

@@ -19,7 +19,10 @@ use std::time::{Duration, Instant};
 use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
+use std::any::Any;
+
 use crate::error::HostError;
+use crate::files::{Files, FilesError, History, Lineage, Position};
 pub use location::{Form, form, redact_passwords, shown_location};
 pub use url::PgUrl;
 
@@ -115,22 +118,6 @@ struct Stored {
     lineage: Lineage,
     /// The schema's version as this operation found it.
     schema_version: i32,
-}
-
-/// What must not change under an engine kept warm: the run itself (its creation, in
-/// microseconds) and its epoch (bumped when a database is stored that its events do not explain).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Lineage {
-    born: i64,
-    epoch: i64,
-}
-
-/// Where a warm engine's database stands in its run: a later operation brings it up to date by
-/// re-running the events after `seq`, as long as the run's lineage is the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
-    seq: i64,
-    lineage: Lineage,
 }
 
 /// A snapshot is stored again once the events after it reach this fraction of its size: a load
@@ -270,42 +257,10 @@ impl PgFiles {
         rows.map(|rows| rows.iter().map(|row| row.get(0)).collect()).unwrap_or_default()
     }
 
-    /// The message when a statement of this operation ran out of its time budget (exit 4:
-    /// nothing was saved).
-    pub fn timed_out(&self) -> Option<&str> {
-        self.timed_out.as_deref()
-    }
-
-    /// Whether this operation's commit went through. Reset by [`PgFiles::take_committed`].
-    pub fn committed(&self) -> bool {
-        self.committed
-    }
-
-    /// Whether a commit went through since the last call, which is forgotten.
-    pub fn take_committed(&mut self) -> bool {
-        std::mem::take(&mut self.committed)
-    }
-
     /// Whether an engine kept warm may go on from where it stands (see [`PgFiles::resume`]);
     /// otherwise it loads the database as a fresh one does.
     pub fn resumes(&self) -> bool {
         self.resumed_at.is_some()
-    }
-
-    /// Where the run stands now: after this operation's commit, or as it read the run.
-    pub fn position(&self) -> Option<Position> {
-        self.stored.as_ref().map(|stored| Position { seq: stored.seq, lineage: stored.lineage })
-    }
-
-    /// The engine's database now reflects every event of the run: a later catch-up in this
-    /// operation reads only what comes after.
-    pub fn caught_up(&mut self) {
-        self.resumed_at = self.stored.as_ref().map(|stored| stored.seq);
-    }
-
-    /// The engine loads the run afresh: `read_pending` gives the events after the snapshot.
-    pub fn reload(&mut self) {
-        self.resumed_at = None;
     }
 
     /// Ends the operation (a transaction not committed is rolled back) and hands back the
@@ -315,49 +270,6 @@ impl PgFiles {
             return None;
         }
         (!self.client.is_closed()).then_some(self.client)
-    }
-
-    /// The server's message when it aborted this operation for a deadlock or a serialization
-    /// failure, so that running it again from the start may succeed.
-    pub fn transient_failure(&self) -> Option<&str> {
-        self.transient_failure.as_deref()
-    }
-
-    pub fn holds_database(&self) -> bool {
-        self.stored.is_some()
-    }
-
-    /// The stored snapshot of `database.json` (see [`PgFiles::is_current`]).
-    pub fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
-        let Some(stored) = &self.stored else { return Ok(None) };
-        if let Some(database) = &stored.database {
-            return Ok(Some(database.clone()));
-        }
-        let row = self.client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&self.run.name]);
-        let database: Vec<u8> = row.map_err(|e| self.failed("read the database of", &e))?.get(0);
-        if let Some(stored) = self.stored.as_mut() {
-            stored.database = Some(database.clone());
-        }
-        Ok(Some(database))
-    }
-
-    /// Whether the snapshot reflects every event of the run.
-    pub fn is_current(&self) -> bool {
-        self.stored.as_ref().is_none_or(|stored| stored.seq == stored.snapshot_seq)
-    }
-
-    /// The events after the snapshot, as history lines, oldest first.
-    pub fn read_pending(&mut self) -> Result<Vec<u8>, String> {
-        if let Some(warm) = self.resumed_at {
-            return self.read_events_after(warm);
-        }
-        let Some(stored) = self.stored.as_ref().filter(|_| !self.is_current()) else {
-            self.pending_bytes = Some(0);
-            return Ok(Vec::new());
-        };
-        let text = self.read_events_after(stored.snapshot_seq)?;
-        self.pending_bytes = Some(text.len() as u64);
-        Ok(text)
     }
 
     /// The events after `seq`, as history lines.
@@ -372,9 +284,100 @@ impl PgFiles {
         Ok(lines_text(&rows))
     }
 
+    /// A failed statement's message; a deadlock or serialization failure is remembered as one
+    /// that a retry may get past.
+    fn failed(&mut self, action: &str, err: &postgres::Error) -> String {
+        if is_transient(err) {
+            self.transient_failure = Some(describe(err));
+        }
+        if is_timeout(err) {
+            let message = timed_out_failure(&self.run, self.deadline, action, err);
+            self.timed_out = Some(message.clone());
+            return message;
+        }
+        sql_failure(&self.run.url, &format!("{action} {}", self.run.shown()), err).to_string()
+    }
+}
+
+impl Files for PgFiles {
+    /// The message when a statement of this operation ran out of its time budget (exit 4:
+    /// nothing was saved).
+    fn timed_out(&self) -> Option<&str> {
+        self.timed_out.as_deref()
+    }
+
+    /// Whether this operation's commit went through. Reset by [`PgFiles::take_committed`].
+    fn committed(&self) -> bool {
+        self.committed
+    }
+
+    /// Whether a commit went through since the last call, which is forgotten.
+    fn take_committed(&mut self) -> bool {
+        std::mem::take(&mut self.committed)
+    }
+
+    /// Where the run stands now: after this operation's commit, or as it read the run.
+    fn position(&self) -> Option<Position> {
+        self.stored.as_ref().map(|stored| Position { seq: stored.seq, lineage: stored.lineage })
+    }
+
+    /// The engine's database now reflects every event of the run: a later catch-up in this
+    /// operation reads only what comes after.
+    fn caught_up(&mut self) {
+        self.resumed_at = self.stored.as_ref().map(|stored| stored.seq);
+    }
+
+    /// The engine loads the run afresh: `read_pending` gives the events after the snapshot.
+    fn reload(&mut self) {
+        self.resumed_at = None;
+    }
+
+    /// The server's message when it aborted this operation for a deadlock or a serialization
+    /// failure, so that running it again from the start may succeed.
+    fn transient_failure(&self) -> Option<&str> {
+        self.transient_failure.as_deref()
+    }
+
+    fn holds_database(&self) -> bool {
+        self.stored.is_some()
+    }
+
+    /// The stored snapshot of `database.json` (see [`PgFiles::is_current`]).
+    fn read_database(&mut self) -> Result<Option<Vec<u8>>, FilesError> {
+        let Some(stored) = &self.stored else { return Ok(None) };
+        if let Some(database) = &stored.database {
+            return Ok(Some(database.clone()));
+        }
+        let row = self.client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&self.run.name]);
+        let database: Vec<u8> = row.map_err(|e| self.failed("read the database of", &e))?.get(0);
+        if let Some(stored) = self.stored.as_mut() {
+            stored.database = Some(database.clone());
+        }
+        Ok(Some(database))
+    }
+
+    /// Whether the snapshot reflects every event of the run.
+    fn is_current(&self) -> bool {
+        self.stored.as_ref().is_none_or(|stored| stored.seq == stored.snapshot_seq)
+    }
+
+    /// The events after the snapshot, as history lines, oldest first.
+    fn read_pending(&mut self) -> Result<Vec<u8>, FilesError> {
+        if let Some(warm) = self.resumed_at {
+            return Ok(self.read_events_after(warm)?);
+        }
+        let Some(stored) = self.stored.as_ref().filter(|_| !self.is_current()) else {
+            self.pending_bytes = Some(0);
+            return Ok(Vec::new());
+        };
+        let text = self.read_events_after(stored.snapshot_seq)?;
+        self.pending_bytes = Some(text.len() as u64);
+        Ok(text)
+    }
+
     /// Whether a commit adding `events_bytes` of events must store the database too: when the
     /// run is new, or the events after the snapshot would reach `SNAPSHOT_FRACTION` of it.
-    pub fn database_due(&mut self, events_bytes: u64) -> bool {
+    fn database_due(&mut self, events_bytes: u64) -> bool {
         let Some(stored) = self.stored.as_ref() else { return true };
         let (snapshot, snapshot_seq) = (stored.snapshot_len, stored.snapshot_seq);
         if self.pending_bytes.is_none() && self.is_current() {
@@ -396,7 +399,7 @@ impl PgFiles {
     }
 
     /// The run's events as `history.ndjson` text: one line per event, oldest first.
-    pub fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
+    fn read_history(&mut self) -> Result<Option<Vec<u8>>, FilesError> {
         if self.stored.is_none() {
             return Ok(None);
         }
@@ -409,19 +412,21 @@ impl PgFiles {
 
     /// Appends the lines of `events`, stores `database` as the new snapshot when given, and
     /// commits the transaction. Without `database`, the run must exist.
-    pub fn commit(&mut self, database: Option<&[u8]>, events: &[u8]) -> Result<(), String> {
+    fn commit(&mut self, database: Option<&[u8]>, events: &[u8]) -> Result<(), FilesError> {
         if !self.writable {
-            return Err("this call opened the run for reading only; this is a bug in evodb".into());
+            return Err(FilesError::Failed("this call opened the run for reading only; this is a bug in evodb".into()));
         }
         if database.is_none() && self.stored.is_none() {
-            return Err("a new run's first commit stores its database; this is a bug in evodb".into());
+            return Err(FilesError::Failed(
+                "a new run's first commit stores its database; this is a bug in evodb".into(),
+            ));
         }
         // No commit starts once the budget is spent; what is left of it bounds each statement.
         let left = match self.deadline.map(Deadline::left_ms) {
             Some(0) => {
                 let message = out_of_time(&self.run, self.deadline, "save");
                 self.timed_out = Some(message.clone());
-                return Err(message);
+                return Err(message.into());
             }
             left => left,
         };
@@ -493,18 +498,15 @@ impl PgFiles {
         Ok(())
     }
 
-    /// A failed statement's message; a deadlock or serialization failure is remembered as one
-    /// that a retry may get past.
-    fn failed(&mut self, action: &str, err: &postgres::Error) -> String {
-        if is_transient(err) {
-            self.transient_failure = Some(describe(err));
-        }
-        if is_timeout(err) {
-            let message = timed_out_failure(&self.run, self.deadline, action, err);
-            self.timed_out = Some(message.clone());
-            return message;
-        }
-        sql_failure(&self.run.url, &format!("{action} {}", self.run.shown()), err).to_string()
+    fn read_history_from(&mut self, from: u64) -> Result<Option<History>, FilesError> {
+        let Some(all) = self.read_history()? else { return Ok(None) };
+        let len = all.len() as u64;
+        let bytes = usize::try_from(from).ok().and_then(|from| all.get(from..)).map(<[u8]>::to_vec).unwrap_or_default();
+        Ok(Some(History { len, bytes }))
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
     }
 }
 

@@ -21,7 +21,7 @@ pub struct Wasmtime {
 
 impl Wasmtime {
     pub fn new(host: &Host, component: &Component) -> Wasmtime {
-        let mut store = host.store(evodb_host::Files::default());
+        let mut store = host.store(evodb_host::NoFiles);
         let guest = host.instantiate_population(&mut store, component).expect("instantiates");
         Wasmtime { store, guest }
     }

@@ -9,14 +9,108 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use evodb_cli_spec::{CLI, Value};
-use evodb_host::postgres::{Form, PgRun, PgUrl, form, shown_location};
+use evodb_host::postgres::{Deadline, Form, PgFiles, PgRun, PgUrl, form, shown_location};
+use evodb_host::{Access, DirectoryFiles, Files};
 
 use crate::failure::Failure;
 
-#[derive(Debug)]
+/// Where a database lives: the one place that knows every kind of store. Each kind implements
+/// [`Files`] (the component's `files` import); everything past [`Location::open`] works on that.
+#[derive(Clone, Debug)]
 pub enum Location {
     Directory(PathBuf),
     Postgres(Box<PgRun>),
+}
+
+/// A location opened for one operation.
+pub struct Opened {
+    pub files: Box<dyn Files>,
+    /// The location as the user named it (a run without its password), for messages.
+    pub shown: String,
+    /// When the operation's time budget ends, when it began before the component's call (a
+    /// PostgreSQL operation waits for its run's lock first).
+    pub deadline: Option<Deadline>,
+}
+
+impl Location {
+    /// The location opened for one operation. A directory is resolved, and created and locked for
+    /// writers; a reader of a missing directory reads nothing (the same answer as an empty
+    /// database). A PostgreSQL run is opened in a transaction, locked for writers, within
+    /// `budget` (or by `deadline`); a reader of a run that does not exist is refused (exit 3).
+    pub fn open(&self, access: Access, budget: Duration, deadline: Option<Deadline>) -> Result<Opened, Failure> {
+        match self {
+            Location::Directory(path) => {
+                let files = DirectoryFiles::open(path, access)?;
+                if let Some(repair) = files.repaired() {
+                    eprintln!("warning: {repair}");
+                }
+                Ok(Opened { files: Box::new(files), shown: format!("`{}`", path.display()), deadline: None })
+            }
+            Location::Postgres(run) => {
+                let writable = access == Access::Write;
+                let mut files = match deadline {
+                    Some(deadline) => PgFiles::open_until(run, writable, deadline)?,
+                    None => PgFiles::open_within(run, writable, budget)?,
+                };
+                if access == Access::Read && !files.holds_database() {
+                    return Err(no_run(run, &mut files));
+                }
+                let deadline = files.deadline();
+                Ok(Opened { files: Box::new(files), shown: run.shown(), deadline })
+            }
+        }
+    }
+
+    /// The files of a location resolved before (`evodb view` reads them on every request): a
+    /// directory as it is now, without a lock; a run that is gone is refused (exit 3).
+    pub fn open_reader(&self) -> Result<Box<dyn Files>, Failure> {
+        match self {
+            Location::Directory(dir) => Ok(Box::new(DirectoryFiles::read_only(Some(dir), dir))),
+            Location::Postgres(run) => {
+                let mut files = PgFiles::open(run, false)?;
+                match files.holds_database() {
+                    true => Ok(Box::new(files)),
+                    false => Err(no_run(run, &mut files)),
+                }
+            }
+        }
+    }
+
+    /// `text` without the location's password in it (a server's message may quote it).
+    pub fn redact(&self, text: &str) -> String {
+        match self {
+            Location::Directory(_) => text.to_string(),
+            Location::Postgres(run) => run.url.redact(text),
+        }
+    }
+
+    /// The location as messages show it (a run without its password).
+    pub fn shown(&self) -> String {
+        match self {
+            Location::Directory(dir) => dir.display().to_string(),
+            Location::Postgres(run) => run.shown(),
+        }
+    }
+}
+
+/// Exit 3 for a reader of a run that is not there: never made, or deleted (a reader of a
+/// missing directory answers as the seed's CLI does, with an empty database; a run has no such
+/// contract, and an empty answer would hide a typo in --run or a deleted run).
+pub fn no_run(run: &PgRun, files: &mut PgFiles) -> Failure {
+    let names = files.run_names(10);
+    let others = match names.as_slice() {
+        [] => "; that database holds no run yet".to_string(),
+        names => format!(
+            "; the runs there, most recently changed first: {}",
+            names.iter().map(|name| format!("`{}`", name.escape_debug())).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Failure::NotFound(format!(
+        "no run named `{}` at {}: it was never made, or it was deleted; check --run (or EVODB_RUN){others}. \
+         `evodb init`, `create`, `seed` and `add` make a run",
+        run.name.escape_debug(),
+        run.url.shown()
+    ))
 }
 
 /// The environment variables evodb reads, read once (by `main`): no command reads the

@@ -6,13 +6,13 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::{self, Deadline, PgFiles, PgRun, Position};
-use evodb_host::{Access, DatabaseDir, Files, Host, HostError, Limits, State, population};
+use evodb_host::postgres::{self, Deadline};
+use evodb_host::{Access, Files, Host, HostError, Limits, Position, State, population};
 use wasmtime::Store;
 use wasmtime::component::{Component, ResourceAny};
 
 use crate::failure::Failure;
-use crate::location::{Location, StoreArgs};
+use crate::location::{Location, Opened, StoreArgs};
 
 mod warm;
 use warm::Served;
@@ -86,41 +86,15 @@ impl Engine {
         {
             return self.open_warm(access, deadline.unwrap_or_else(|| Deadline::after(budget)));
         }
-        let mut reopen = None;
-        let (files, dir, shown) = match location {
-            Location::Directory(path) => {
-                let dir = DatabaseDir::open(&path, access)?;
-                if let Some(repair) = dir.repaired() {
-                    eprintln!("warning: {repair}");
-                }
-                (Files::for_directory(&dir, &path), Some(dir), format!("`{}`", path.display()))
-            }
-            Location::Postgres(run) => {
-                let writable = access == Access::Write;
-                let mut files = match deadline {
-                    Some(deadline) => PgFiles::open_until(&run, writable, deadline)?,
-                    None => PgFiles::open_within(&run, writable, budget)?,
-                };
-                if access == Access::Read && !files.holds_database() {
-                    return Err(no_run(&run, &mut files));
-                }
-                let shown = run.shown();
-                reopen = Some(run);
-                (Files::Postgres(Box::new(files)), None, shown)
-            }
-        };
-        let deadline = match &files {
-            Files::Postgres(files) => files.deadline(),
-            Files::Directory(_) => None,
-        };
+        let Opened { files, shown, deadline } = location.open(access, budget, deadline)?;
         let (mut store, bindings) = self.instantiate(files)?;
         store.data_mut().set_deadline(deadline.map(|deadline| deadline.at));
-        let reopen = reopen.map(|run| (run, access, deadline.unwrap_or_else(|| Deadline::after(budget))));
-        Ok(Session { engine: self, store, bindings, shown, dir, reopen, kept: None, keeps: false })
+        let reopen = Some((location, access, deadline.unwrap_or_else(|| Deadline::after(budget))));
+        Ok(Session { engine: self, store, bindings, shown, reopen, kept: None, keeps: false })
     }
 
-    fn instantiate(&self, files: Files) -> Result<(Store<State>, Rc<WithStore>), Failure> {
-        let mut store = self.host.store(files);
+    fn instantiate(&self, files: Box<dyn Files>) -> Result<(Store<State>, Rc<WithStore>), Failure> {
+        let mut store = self.host.store_boxed(files);
         match self.host.instantiate_store(&mut store, &self.component) {
             Ok(bindings) => Ok((store, Rc::new(bindings))),
             Err(err) => Err(self.host.classify(&store, err).into()),
@@ -134,11 +108,9 @@ pub struct Session<'a> {
     bindings: Rc<WithStore>,
     /// The location as the user named it (a run without its password), for messages.
     shown: String,
-    /// A directory's lock and clean-up; `None` for a PostgreSQL run.
-    dir: Option<DatabaseDir>,
-    /// A PostgreSQL run, to open again when the server aborted an operation that a retry may
-    /// get past (a deadlock, a serialization failure), within the same time budget.
-    reopen: Option<(Box<PgRun>, Access, Deadline)>,
+    /// The location, to open again when the store aborted an operation that a retry may get
+    /// past (a PostgreSQL deadlock or serialization failure), within the same time budget.
+    reopen: Option<(Location, Access, Deadline)>,
     /// On the run `evodb serve` keeps warm: the instance's loaded database and where it stands,
     /// parked again for the next operation when this session ends.
     kept: Option<(ResourceAny, Position)>,
@@ -232,7 +204,7 @@ impl Session<'_> {
 
     /// The directory, for what only a directory has (its history file's torn lines).
     pub fn directory(&self) -> Option<&Path> {
-        self.dir.as_ref().and_then(DatabaseDir::path)
+        self.store.data().files().directory()
     }
 
     /// The location as the user named it, for messages.
@@ -247,14 +219,14 @@ impl Session<'_> {
             let format = population::ExportFormat::Json;
             return self.read(|m, st, db| ok(m.call_export(st, db, format))).map(String::into_bytes);
         }
-        let bytes = self.store.data_mut().files_mut().read_database().map_err(Failure::Io)?;
+        let bytes = self.store.data_mut().files_mut().read_database().map_err(|e| Failure::Io(e.into()))?;
         Ok(bytes.unwrap_or_default())
     }
 
     /// Stores `database` and `history` as they are, in one commit (a writer's session).
     pub fn commit_bytes(&mut self, database: &[u8], history: &[u8]) -> Result<(), Failure> {
         let committed = self.store.data_mut().files_mut().commit(Some(database), history);
-        committed.map_err(|e| self.failed(HostError::Io(e)))
+        committed.map_err(|e| self.failed(HostError::Io(e.into())))
     }
 
     /// `<dir>/history.ndjson` as stored.
@@ -284,11 +256,11 @@ impl Session<'_> {
             let result = self.run_once(save, &mut op);
             let transient = self.store.data().files().transient_failure().map(String::from);
             match (result, transient, self.reopen.clone()) {
-                (Err(_), Some(message), Some((run, access, deadline))) if attempt < postgres::RETRIES => {
+                (Err(_), Some(message), Some((location, access, deadline))) if attempt < postgres::RETRIES => {
                     attempt += 1;
-                    eprintln!("{}", run.url.redact(&postgres::retry_warning(&message, attempt)));
+                    eprintln!("{}", location.redact(&postgres::retry_warning(&message, attempt)));
                     std::thread::sleep(postgres::backoff(attempt));
-                    *self = self.engine.open_within(Location::Postgres(run), access, Some(deadline))?;
+                    *self = self.engine.open_within(location, access, Some(deadline))?;
                 }
                 (result, _, _) => return result,
             }
@@ -354,9 +326,7 @@ impl Session<'_> {
     /// be part-way through the call, or trapped).
     fn failed(&mut self, err: HostError) -> Failure {
         self.kept = None;
-        if let Some(dir) = &self.dir {
-            dir.clean_up_after_failure();
-        }
+        self.store.data().files().clean_up_after_failure();
         // A PostgreSQL statement the time budget cut short: exit 4, as the budget is, whatever
         // the component made of the failed read or commit.
         if let Some(message) = self.store.data().files().timed_out() {
@@ -401,26 +371,6 @@ fn saved_then_failed(engine: &Engine, store: &Store<State>, shown: &str, trap: O
     let why =
         trap.map_or_else(|| "the save reported an error".to_string(), |t| engine.host.classify(store, t).to_string());
     eprintln!("warning: the operation was saved to {shown}; the call failed only after that ({why})");
-}
-
-/// Exit 3 for a reader of a run that is not there: never made, or deleted (a reader of a
-/// missing directory answers as the seed's CLI does, with an empty database; a run has no such
-/// contract, and an empty answer would hide a typo in --run or a deleted run).
-fn no_run(run: &PgRun, files: &mut PgFiles) -> Failure {
-    let names = files.run_names(10);
-    let others = match names.as_slice() {
-        [] => "; that database holds no run yet".to_string(),
-        names => format!(
-            "; the runs there, most recently changed first: {}",
-            names.iter().map(|name| format!("`{}`", name.escape_debug())).collect::<Vec<_>>().join(", ")
-        ),
-    };
-    Failure::NotFound(format!(
-        "no run named `{}` at {}: it was never made, or it was deleted; check --run (or EVODB_RUN){others}. \
-         `evodb init`, `create`, `seed` and `add` make a run",
-        run.name.escape_debug(),
-        run.url.shown()
-    ))
 }
 
 /// A new database that records its events from `created` on, as a saved history must begin.

@@ -26,7 +26,7 @@
 mod request;
 
 use std::convert::Infallible;
-use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -43,8 +43,7 @@ use include_dir::{Dir, include_dir};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use evodb_host::history::HISTORY_FILE as HISTORY;
-use evodb_host::postgres::{PgFiles, PgRun};
-use evodb_host::{Access, DATABASE_FILE, DatabaseDir, describe_file_type, open_regular};
+use evodb_host::{Access, DATABASE_FILE, DatabaseDir, Files, FilesError, History};
 
 use clap::ArgMatches;
 
@@ -80,11 +79,11 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self' 'wa
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
      frame-ancestors 'none'";
 
-/// Where the served run is read from.
-enum RunSource {
-    Directory(PathBuf),
-    /// A run, and the component's limits for bringing its `database.json` up to date.
-    Postgres(Box<PgRun>, SandboxArgs),
+/// The served run: where it lives, and the component's limits for bringing a `database.json`
+/// whose store keeps it as a lagging snapshot up to date.
+struct RunSource {
+    location: Location,
+    sandbox: SandboxArgs,
 }
 
 /// What every request sees.
@@ -116,16 +115,16 @@ impl Args {
 /// Serves the playground (and the run) until stopped. The URL is printed here, not in the
 /// reply: scripts and tests read it to connect while the command runs.
 fn serve(args: Args, store: &StoreArgs, sandbox: &SandboxArgs) -> Result<Reply, Failure> {
-    let run = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
-        None => None,
-        Some(Location::Directory(path)) => Some(RunSource::Directory(database_dir(&path)?)),
-        Some(Location::Postgres(run)) => {
-            if !PgFiles::open(&run, false)?.holds_database() {
-                return Err(Failure::NotFound(format!("{} holds no database; check --run", run.shown())));
-            }
-            Some(RunSource::Postgres(run, sandbox.clone()))
-        }
+    let location = match args.db.as_deref().map(|db| store.locate(db)).transpose()? {
+        // `evodb view path/to/database.json` names its directory.
+        Some(Location::Directory(path)) => Some(Location::Directory(database_dir(&path)?)),
+        location => location,
     };
+    if let Some(location) = &location {
+        // A run that is not there is refused now (exit 3), not on the page.
+        location.open_reader()?;
+    }
+    let run = location.map(|location| RunSource { location, sandbox: sandbox.clone() });
     let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| Failure::Io(format!("cannot listen on 127.0.0.1:{}: {e}; pass another --port", args.port)))?;
     let port = listener.local_addr().map_or(args.port, |a| a.port());
@@ -258,47 +257,60 @@ impl AsRef<[u8]> for Held {
     }
 }
 
-/// The answer to a request for one of the run's files (blocking: files, PostgreSQL, the engine).
-fn respond(source: &RunSource, file: RunFile) -> Result<HttpReply, HttpReply> {
-    match (source, file) {
-        (RunSource::Directory(dir), RunFile::Database) => directory_database(dir),
-        (RunSource::Directory(dir), RunFile::History(from)) => directory_history(dir, from),
-        (RunSource::Postgres(run, sandbox), RunFile::Database) => postgres_database(run, sandbox),
-        (RunSource::Postgres(run, _), RunFile::History(from)) => postgres_history(run, from),
+/// The answer to a request for one of the run's files (blocking: files, PostgreSQL, the engine),
+/// read through the store's [`Files`] as the component reads them.
+fn respond(run: &RunSource, file: RunFile) -> Result<HttpReply, HttpReply> {
+    let mut files = run.location.open_reader().map_err(|failure| match failure {
+        Failure::NotFound(message) => HttpReply::text(404, &message),
+        failure => HttpReply::text(503, &format!("cannot read {}: {failure}", run.location.shown())),
+    })?;
+    match file {
+        RunFile::Database => database(run, &mut *files),
+        RunFile::History(from) => history(&mut *files, from),
     }
 }
 
-fn directory_database(dir: &Path) -> Result<HttpReply, HttpReply> {
-    let mut file = open_run_file(dir, DATABASE_FILE)?
-        .ok_or_else(|| HttpReply::text(404, "the run directory holds no database.json any more (was it moved?)"))?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(|e| read_failed(DATABASE_FILE, &e))?;
+/// The run's `database.json` as it is now: the stored one, or the engine's export of the run
+/// when the store keeps it as a snapshot that lags its events (the load re-runs them).
+fn database(run: &RunSource, files: &mut dyn Files) -> Result<HttpReply, HttpReply> {
+    let bytes = match files.is_current() {
+        true => files
+            .read_database()
+            .map_err(unreadable)?
+            .ok_or_else(|| HttpReply::text(404, "the run holds no database.json any more (was it moved?)"))?,
+        false => {
+            let export = || -> Result<Vec<u8>, Failure> {
+                let engine = Engine::start(&run.sandbox, StoreArgs::default())?;
+                let mut session = engine.open_location(run.location.clone(), Access::Read)?;
+                session.export(evodb_core::ExportFormat::Json).map(String::into_bytes)
+            };
+            // A failure is the engine's message, not a 404.
+            export().map_err(|failure| HttpReply::text(500, &failure.to_string()))?
+        }
+    };
     Ok(HttpReply::run_file(DATABASE_FILE, bytes, None))
 }
 
 /// The history's whole lines (from byte `from` on, with `from`). A run without a history (the
 /// seed's CLI writes none) answers "no content" to the whole, and nothing new from byte 0.
-fn directory_history(dir: &Path, from: Option<u64>) -> Result<HttpReply, HttpReply> {
-    let Some(mut file) = open_run_file(dir, HISTORY)? else {
+fn history(files: &mut dyn Files, from: Option<u64>) -> Result<HttpReply, HttpReply> {
+    let at = from.unwrap_or(0);
+    // Only the new part is read, from the byte before `from`, to tell whether `from` starts a
+    // line: a long run's history is megabytes, polled twice a second.
+    let Some(History { len, bytes }) = files.read_history_from(at.saturating_sub(1)).map_err(unreadable)? else {
         return Ok(match from {
             None => HttpReply::no_content(),
             Some(0) => HttpReply::run_file(HISTORY, Vec::new(), Some(0)),
             Some(_) => replaced(),
         });
     };
-    let len = file.metadata().map_err(|e| read_failed(HISTORY, &e))?.len();
-    let at = from.unwrap_or(0);
     if at > len {
         return Err(replaced());
     }
-    // Only the new part is read (from the byte before `from`, to tell whether `from` starts a
-    // line): a long run's history is megabytes, polled twice a second.
-    let start = at.saturating_sub(1);
-    let mut window = Vec::new();
-    file.seek(SeekFrom::Start(start))
-        .and_then(|_| file.take(len - start).read_to_end(&mut window))
-        .map_err(|e| read_failed(HISTORY, &e))?;
-    Ok(whole_lines(window, at, from.is_some()))
+    if from.is_none() && len == 0 {
+        return Ok(HttpReply::no_content());
+    }
+    Ok(whole_lines(bytes, at, from.is_some()))
 }
 
 /// `window` (a history from offset `from - 1`, or 0) cut to its whole lines from `from` on; with
@@ -310,83 +322,16 @@ fn whole_lines(mut window: Vec<u8>, from: u64, following: bool) -> HttpReply {
     HttpReply::run_file(HISTORY, window, following.then_some(next))
 }
 
-/// `name` in the run directory, only if it is a regular file (never through a symlink, never
-/// blocking on a FIFO); `None` when it is missing. Anything else there is a 403 saying what it is.
-fn open_run_file(dir: &Path, name: &str) -> Result<Option<std::fs::File>, HttpReply> {
-    let path = dir.join(name);
-    let e = match open_regular(&path, std::fs::OpenOptions::new().read(true)) {
-        Ok(file) => return Ok(Some(file)),
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => e,
-    };
-    let what = match e.kind() {
-        // A symlink, FIFO, directory or device: `open_regular` says which.
-        ErrorKind::InvalidData => Some(e.to_string()),
-        // A socket cannot even be opened (ENXIO).
-        _ => std::fs::symlink_metadata(&path)
-            .ok()
-            .filter(|meta| !meta.is_file())
-            .map(|meta| format!("it is {}, not a regular file", describe_file_type(meta.file_type()))),
-    };
-    Err(match what {
-        Some(what) => {
-            HttpReply::text(403, &format!("cannot read {name}: {what}; move it away ({name} must be a file)"))
-        }
-        None => read_failed(name, &e),
-    })
-}
-
-fn read_failed(name: &str, e: &std::io::Error) -> HttpReply {
-    HttpReply::text(500, &format!("cannot read {name}: {e}"))
+/// A file of the run the store refused (it is not a regular file: 403) or could not read.
+fn unreadable(err: FilesError) -> HttpReply {
+    match err {
+        FilesError::Refused(message) => HttpReply::text(403, &message),
+        FilesError::Failed(message) => HttpReply::text(500, &message),
+    }
 }
 
 fn replaced() -> HttpReply {
     HttpReply::text(409, "the history is shorter than `from`: the run was replaced; open it again")
-}
-
-/// A run's `database.json` as it is now: the engine's export of the run loaded, which re-runs the
-/// events its stored snapshot lags behind.
-fn postgres_database(run: &PgRun, sandbox: &SandboxArgs) -> Result<HttpReply, HttpReply> {
-    // A deleted run is "not found", not the export of an empty database.
-    drop(postgres_run(run)?);
-    let export = || -> Result<Vec<u8>, Failure> {
-        let engine = Engine::start(sandbox, StoreArgs::default())?;
-        let mut session = engine.open_location(Location::Postgres(Box::new(run.clone())), Access::Read)?;
-        session.export(evodb_core::ExportFormat::Json).map(String::into_bytes)
-    };
-    // A failure is the engine's message, not a 404.
-    let bytes = export().map_err(|failure| HttpReply::text(500, &failure.to_string()))?;
-    Ok(HttpReply::run_file(DATABASE_FILE, bytes, None))
-}
-
-fn postgres_history(run: &PgRun, from: Option<u64>) -> Result<HttpReply, HttpReply> {
-    let all = postgres_run(run)?.read_history().map_err(|e| pg_unreadable(run, &e))?.ok_or_else(|| no_run(run))?;
-    let at = from.unwrap_or(0);
-    let Some(start) = usize::try_from(at.saturating_sub(1)).ok().filter(|&s| at <= all.len() as u64 && s <= all.len())
-    else {
-        return Err(replaced());
-    };
-    if from.is_none() && all.is_empty() {
-        return Ok(HttpReply::no_content());
-    }
-    Ok(whole_lines(all[start..].to_vec(), at, from.is_some()))
-}
-
-/// The run, opened for reading; one that no longer exists (deleted since `view` started) is a
-/// 404 naming it.
-fn postgres_run(run: &PgRun) -> Result<PgFiles, HttpReply> {
-    let files = PgFiles::open(run, false).map_err(|e| pg_unreadable(run, &e))?;
-    if files.holds_database() { Ok(files) } else { Err(no_run(run)) }
-}
-
-fn pg_unreadable(run: &PgRun, e: &dyn std::fmt::Display) -> HttpReply {
-    HttpReply::text(503, &format!("cannot read {}: {e}", run.shown()))
-}
-
-fn no_run(run: &PgRun) -> HttpReply {
-    let message =
-        format!("no run named `{}` in {}: it was deleted since evodb view started", run.name, run.url.shown());
-    HttpReply::text(404, &message)
 }
 
 /// A response, before hyper's types.
@@ -505,9 +450,9 @@ fn database_dir(path: &Path) -> Result<PathBuf, Failure> {
 }
 
 fn describe(run: Option<&RunSource>) -> String {
-    match run {
-        Some(RunSource::Directory(dir)) => format!(" with the run in {}", dir.display()),
-        Some(RunSource::Postgres(run, _)) => format!(" with {}", run.shown()),
+    match run.map(|run| &run.location) {
+        Some(Location::Directory(dir)) => format!(" with the run in {}", dir.display()),
+        Some(location) => format!(" with {}", location.shown()),
         None => String::new(),
     }
 }

@@ -6,13 +6,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::{Deadline, PgFiles, PgRun, Position};
-use evodb_host::{Access, Files, HostError, State};
+use evodb_host::postgres::{Deadline, PgFiles, PgRun};
+use evodb_host::{Access, Files, HostError, NoFiles, Position, State};
 use wasmtime::Store;
 use wasmtime::component::ResourceAny;
 
-use super::{Engine, Session, no_run};
+use super::{Engine, Session};
 use crate::failure::Failure;
+use crate::location::{Location, no_run};
 
 /// The run `evodb serve` keeps warm, and its engine while no operation is using it.
 pub(super) struct Served {
@@ -65,7 +66,7 @@ impl Engine {
         if access == Access::Read && !files.holds_database() {
             return Err(no_run(run, &mut files));
         }
-        let files = Files::Postgres(Box::new(files));
+        let files: Box<dyn Files> = Box::new(files);
         let (mut store, bindings, kept) = match parked {
             Some((mut store, bindings, db, at)) => {
                 *store.data_mut().files_mut() = files;
@@ -77,16 +78,17 @@ impl Engine {
             }
         };
         store.data_mut().set_deadline(Some(deadline.at));
-        let reopen = Some((Box::new(run.clone()), access, deadline));
-        Ok(Session { engine: self, store, bindings, shown: run.shown(), dir: None, reopen, kept, keeps: true })
+        let reopen = Some((Location::Postgres(Box::new(run.clone())), access, deadline));
+        Ok(Session { engine: self, store, bindings, shown: run.shown(), reopen, kept, keeps: true })
     }
 }
 
 impl Drop for Session<'_> {
     fn drop(&mut self) {
         let (Some((db, at)), Some(served)) = (self.kept.take(), &self.engine.served) else { return };
-        let mut store = std::mem::replace(&mut self.store, self.engine.host.store(Files::default()));
-        let Files::Postgres(files) = std::mem::take(store.data_mut().files_mut()) else { return };
+        let mut store = std::mem::replace(&mut self.store, self.engine.host.store(NoFiles));
+        let files = std::mem::replace(store.data_mut().files_mut(), Box::new(NoFiles));
+        let Ok(files) = files.into_any().downcast::<PgFiles>() else { return };
         let Some(client) = files.into_client() else { return };
         *served.warm.borrow_mut() = Some(Warm { store, bindings: Rc::clone(&self.bindings), db, at, client });
     }

@@ -12,8 +12,11 @@ use std::path::{Path, PathBuf};
 
 use nix::fcntl::OFlag;
 
+mod files;
+
 use crate::error::HostError;
 use evodb_safe_files::describe_file_type;
+pub use files::DirectoryFiles;
 
 const LOCK_FILE: &str = ".evodb.lock";
 /// The database file inside the directory.

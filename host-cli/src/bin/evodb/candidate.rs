@@ -13,7 +13,7 @@ use crate::matches::optional;
 use crate::session::Engine;
 
 /// The flags that describe a candidate's code, metrics and changes.
-#[derive(Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CandidateArgs {
     pub code_path: Option<String>,
     pub target_code: Option<String>,

@@ -2,19 +2,19 @@
 //! only when a command first asks for it (`trial`, `skill`, `strategy`, `view` never do).
 
 use std::cell::OnceCell;
-use std::path::Path;
 
 use evodb_host::postgres::PgRun;
 
 use crate::failure::Failure;
 use crate::location::StoreArgs;
 use crate::reply::Reply;
+use crate::serve_protocol::Request;
 use crate::session::{Engine, SandboxArgs};
 
-/// How `evodb serve` answers a client's command line (given with its working directory) on the
-/// run it keeps warm: parse, check and dispatch, on the server's engine, which it hands back.
-/// Given by `main`, the one dispatcher, so that `serve` needs to know no other command.
-pub type Answer = fn(Engine, argv: &[String], cwd: &Path, run: &PgRun) -> (Engine, Result<Reply, Failure>);
+/// How `evodb serve` answers a client's command (typed, with its working directory) on the run
+/// it keeps warm: check and dispatch, on the server's engine, which it hands back. Given by
+/// `main`, the one dispatcher, so that `serve` needs to know no other command.
+pub type Answer = fn(Engine, request: &Request, run: &PgRun) -> (Engine, Result<Reply, Failure>);
 
 pub struct Context {
     pub sandbox: SandboxArgs,

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 /// Lowest first; `commands::*` stands for every command module.
 const FLOORS: &[(&str, &[&str])] = &[
-    ("foundation", &["failure", "matches", "parser", "input", "location", "reply"]),
+    ("foundation", &["failure", "matches", "parser", "input", "location", "reply", "serve_protocol"]),
     ("engine", &["session", "operations", "context"]),
-    ("shared by commands", &["candidate", "config_flags", "git_mode", "install", "serve_protocol"]),
+    ("shared by commands", &["candidate", "config_flags", "git_mode", "install"]),
     ("commands", &["commands::*"]),
     ("command line", &["cli"]),
     ("answered by evodb serve", &["forward"]),

@@ -4,7 +4,6 @@
 //! the server asks it to (another evodb version, other sandbox limits); an answer lost half-way
 //! is an IO failure, never a second attempt. `EVODB_SERVE=off` bypasses it.
 
-use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
@@ -12,39 +11,101 @@ use std::time::{Duration, Instant};
 
 use evodb_host::postgres::PgRun;
 
+use serde::{Deserialize, Serialize};
+
 use crate::cli::{Cli, Command};
+use crate::commands::{add, best, export, history, info, lineage, note, notes, plan, sample, seed, should_stop, stats};
 use crate::context::Context;
 use crate::failure::Failure;
-use crate::location::{Environment, Location};
+use crate::location::{Location, StoreArgs};
 use crate::reply::{Output, Reply};
 use crate::serve_protocol::{
     ACKNOWLEDGE, GO, RECEIVED, Request, STARTING, TRANSFER, build, is_stopped, read_byte, socket_of,
 };
 use crate::session::Engine;
 
-/// The commands a server answers: those on one database that read no standard input and need
-/// nothing of the client's but its files (git mode's repository, a whole import are not).
-fn answers(command: &Command) -> Option<&Path> {
-    if file_flags(command).iter().any(|path| path.as_os_str() == "-") {
-        return None;
+/// The commands a server answers, as they travel to it: parsed by the client, never again.
+/// Each travels under its command's name (`{"should-stop": {…}}`).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Served {
+    Info(info::Args),
+    Stats(stats::Args),
+    Sample(sample::Args),
+    Best(best::Args),
+    ShouldStop(should_stop::Args),
+    Lineage(lineage::Args),
+    Export(export::Args),
+    History(history::Args),
+    Plan(plan::Args),
+    Seed(seed::Args),
+    Add(Box<add::Args>),
+    Note(note::Args),
+    Notes(notes::Args),
+}
+
+impl Served {
+    /// The command, if a server may answer it: one on one database that reads no standard input
+    /// and needs nothing of the client's but its files (git mode's repository, a whole import
+    /// are not).
+    fn of(command: &Command) -> Option<Served> {
+        if file_flags(command).iter().any(|path| path.as_os_str() == "-") {
+            return None;
+        }
+        Some(match command {
+            Command::Info(args) => Served::Info(args.clone()),
+            Command::Stats(args) => Served::Stats(args.clone()),
+            Command::Sample(args) => Served::Sample(args.clone()),
+            Command::Best(args) => Served::Best(args.clone()),
+            Command::ShouldStop(args) => Served::ShouldStop(args.clone()),
+            Command::Lineage(args) => Served::Lineage(args.clone()),
+            Command::Export(args) => Served::Export(args.clone()),
+            Command::History(args) => Served::History(args.clone()),
+            Command::Plan(args) => Served::Plan(args.clone()),
+            Command::Seed(args) => Served::Seed(args.clone()),
+            Command::Add(args) if !args.git.is_on() => Served::Add(args.clone()),
+            Command::Note(args) => Served::Note(args.clone()),
+            Command::Notes(args) => Served::Notes(args.clone()),
+            _ => return None,
+        })
     }
-    let db = match command {
-        Command::Info(args) => &args.db,
-        Command::Stats(args) => &args.db,
-        Command::Sample(args) => &args.db,
-        Command::Best(args) => &args.db,
-        Command::ShouldStop(args) => &args.db,
-        Command::Lineage(args) => &args.db,
-        Command::Export(args) => &args.db,
-        Command::History(args) => &args.db,
-        Command::Plan(args) => &args.db,
-        Command::Seed(args) => &args.db,
-        Command::Add(args) if !args.git.is_on() => &args.db,
-        Command::Note(args) => &args.db,
-        Command::Notes(args) => &args.db,
-        _ => return None,
-    };
-    Some(db.as_path())
+
+    /// The database the command names.
+    fn db(&self) -> &Path {
+        match self {
+            Served::Info(args) => &args.db,
+            Served::Stats(args) => &args.db,
+            Served::Sample(args) => &args.db,
+            Served::Best(args) => &args.db,
+            Served::ShouldStop(args) => &args.db,
+            Served::Lineage(args) => &args.db,
+            Served::Export(args) => &args.db,
+            Served::History(args) => &args.db,
+            Served::Plan(args) => &args.db,
+            Served::Seed(args) => &args.db,
+            Served::Add(args) => &args.db,
+            Served::Note(args) => &args.db,
+            Served::Notes(args) => &args.db,
+        }
+    }
+
+    fn into_command(self) -> Command {
+        match self {
+            Served::Info(args) => Command::Info(args),
+            Served::Stats(args) => Command::Stats(args),
+            Served::Sample(args) => Command::Sample(args),
+            Served::Best(args) => Command::Best(args),
+            Served::ShouldStop(args) => Command::ShouldStop(args),
+            Served::Lineage(args) => Command::Lineage(args),
+            Served::Export(args) => Command::Export(args),
+            Served::History(args) => Command::History(args),
+            Served::Plan(args) => Command::Plan(args),
+            Served::Seed(args) => Command::Seed(args),
+            Served::Add(args) => Command::Add(args),
+            Served::Note(args) => Command::Note(args),
+            Served::Notes(args) => Command::Notes(args),
+        }
+    }
 }
 
 /// The file flags of a command the server may answer (`-` is standard input).
@@ -74,24 +135,12 @@ fn in_directory(command: &mut Command, cwd: &Path) {
 
 /// Runs `cli`'s command in the server that keeps its run warm, when one is listening; `None`:
 /// run it here. Every way of falling back but "no server" says so on one line of stderr.
-pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<Output> {
+pub fn forward(cli: &Cli) -> Option<Output> {
     if cli.serve_off {
         return None;
     }
-    let db = answers(&cli.command)?;
-    let Ok(Location::Postgres(run)) = cli.store.locate(db) else { return None };
-    let mut argv: Vec<String> = argv.iter().map(|arg| arg.to_str().map(String::from)).collect::<Option<_>>()?;
-    // The run as this process resolved it (EVODB_RUN and EVODB_STORE are not the server's).
-    if cli.store.run.is_none() {
-        argv.splice(1..1, ["--run".to_string(), run.name.clone()]);
-    }
-    let argv = crate::location::with_store_as_db_path(
-        argv.into_iter().map(OsString::from).collect(),
-        cli.store.env_store.as_ref(),
-    )
-    .into_iter()
-    .map(|arg| arg.into_string().unwrap_or_default())
-    .collect();
+    let served = Served::of(&cli.command)?;
+    let Ok(Location::Postgres(run)) = cli.store.locate(served.db()) else { return None };
     let socket = socket_of(&run)?;
     let fall_back = |why: String| {
         eprintln!("warning: `evodb serve` for {} {why}; running the command here", run.shown());
@@ -117,8 +166,13 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<Output> {
         return fall_back(format!("(pid {}) is stopped (SIGSTOP, or a debugger)", peer.pid()));
     }
     let (budget, connect) = (cli.sandbox.time_budget_ms, cli.store.connect_timeout_secs);
+    let command = serde_json::to_value(&served).ok()?;
     let request = Request {
-        argv,
+        name: command.as_object().and_then(|named| named.keys().next().cloned()).unwrap_or_default(),
+        command,
+        // The run as this process resolved it (EVODB_RUN and EVODB_STORE are not the server's).
+        run: run.name.clone(),
+        connect_timeout_secs: connect,
         cwd: std::env::current_dir().ok()?,
         build: build(),
         limits: (budget, cli.sandbox.memory_limit_mb),
@@ -265,26 +319,23 @@ fn read_reply(stream: &mut UnixStream, mut bytes: Vec<u8>, limit: Duration, pid:
 const STOPPED_LIMIT: Duration = Duration::from_secs(2);
 
 /// `evodb serve`'s answer to a client's command on the run it keeps warm ([`crate::context::Answer`]):
-/// parsed as the client would, refused unless the server may answer it, its file flags read
-/// against the client's directory, then run on the warm engine.
-pub fn answer(engine: Engine, argv: &[String], cwd: &Path, run: &PgRun) -> (Engine, Result<Reply, Failure>) {
-    match answerable(argv, cwd, run, &engine) {
+/// the command as the client parsed it, refused unless the server may answer it, its file flags
+/// read against the client's directory, then run on the warm engine.
+pub fn answer(engine: Engine, request: &Request, run: &PgRun) -> (Engine, Result<Reply, Failure>) {
+    match answerable(request, run, &engine) {
         Err(failure) => (engine, Err(failure)),
-        Ok(cli) => {
+        Ok((command, store)) => {
             let mut engine = engine;
-            engine.store_args = cli.store;
+            engine.store_args = store;
             let ctx = Context::holding(engine, answer);
-            let result = cli.command.run(&ctx);
+            let result = command.run(&ctx);
             (ctx.into_engine().expect("the context holds the served engine"), result)
         }
     }
 }
 
-/// The client's command line, if the server may answer it.
-fn answerable(argv: &[String], cwd: &Path, run: &PgRun, engine: &Engine) -> Result<Cli, Failure> {
-    // The client resolved its environment into the arguments (the store, the run); the server's
-    // own environment plays no part.
-    let mut cli = crate::cli::parse(argv, &Environment::default()).map_err(|e| Failure::Usage(e.to_string()))?;
+/// The client's command and the store flags it runs with, if the server may answer it.
+fn answerable(request: &Request, run: &PgRun, engine: &Engine) -> Result<(Command, StoreArgs), Failure> {
     let refused = || {
         Failure::Usage(format!(
             "`evodb serve` answers the commands on {} that read no standard input; run this one without it \
@@ -292,11 +343,21 @@ fn answerable(argv: &[String], cwd: &Path, run: &PgRun, engine: &Engine) -> Resu
             run.shown()
         ))
     };
-    let db = answers(&cli.command).ok_or_else(refused)?;
-    match cli.store.locate(db)? {
+    let served: Served = serde_json::from_value(request.command.clone()).map_err(|_| refused())?;
+    // The client resolved its environment (the store, the run); the server's own plays no part.
+    let store = StoreArgs {
+        run: Some(request.run.clone()),
+        connect_timeout_secs: request.connect_timeout_secs,
+        ..StoreArgs::default()
+    };
+    match store.locate(served.db())? {
         Location::Postgres(asked) if engine.keeps_warm(&asked) => {}
         _ => return Err(refused()),
     }
-    in_directory(&mut cli.command, cwd);
-    Ok(cli)
+    let mut command = served.into_command();
+    if file_flags(&command).iter().any(|path| path.as_os_str() == "-") {
+        return Err(refused());
+    }
+    in_directory(&mut command, &request.cwd);
+    Ok((command, store))
 }

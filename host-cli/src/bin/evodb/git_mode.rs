@@ -18,7 +18,7 @@ use crate::matches::optional;
 use crate::session::Engine;
 
 /// `add`'s git-mode flags.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct GitArgs {
     pub branch: Option<String>,
     pub commit: Option<String>,

@@ -54,7 +54,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(output) = forward::forward(&cli, &argv) {
+    if let Some(output) = forward::forward(&cli) {
         return print(&output, &argv, &env);
     }
     let ctx = Context::new(cli.sandbox, cli.store, forward::answer);

@@ -14,12 +14,20 @@ use std::time::Duration;
 use evodb_host::postgres::PgRun;
 use serde::{Deserialize, Serialize};
 
-/// A command sent to the server: the arguments as the client was given them (with the run made
-/// explicit), its working directory, against which file flags are read, and what the server
-/// must share with the client to answer for it.
+/// A command sent to the server: the command as the client parsed it (never parsed again), the
+/// run it resolved, its working directory, against which file flags are read, and what the
+/// server must share with the client to answer for it.
 #[derive(Serialize, Deserialize)]
 pub struct Request {
-    pub argv: Vec<String>,
+    /// The command's name, for the server's log.
+    pub name: String,
+    /// The command and its arguments, typed (`forward::Served`); kept as JSON here so the
+    /// exchange knows no command.
+    pub command: serde_json::Value,
+    /// The run, as the client resolved it (`--run` or `EVODB_RUN`: the server's environment
+    /// plays no part), and its connect timeout.
+    pub run: String,
+    pub connect_timeout_secs: u64,
     pub cwd: PathBuf,
     /// [`build`]: a server of another build asks the client to run the command itself.
     pub build: String,
@@ -42,7 +50,7 @@ pub fn build() -> String {
 /// server's [`STARTING`] when the command's turn comes, and the client's [`GO`], without which
 /// the server does not run it; then the reply. A client that gave up before its `GO` runs the
 /// command itself, and the server never does: the command runs once.
-pub const PROTOCOL: &str = "serve-2";
+pub const PROTOCOL: &str = "serve-3";
 pub const RECEIVED: u8 = b'R';
 pub const STARTING: u8 = b'S';
 pub const GO: u8 = b'G';

@@ -13,7 +13,7 @@ use crate::git_mode::GitArgs;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
 
-#[derive(Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     pub db: PathBuf,
     pub candidate: CandidateArgs,

@@ -11,7 +11,7 @@ use crate::failure::Failure;
 use crate::matches::required;
 use crate::reply::Reply;
 
-#[derive(Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     pub db: PathBuf,
     pub format: ExportFormat,

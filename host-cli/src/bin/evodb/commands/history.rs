@@ -11,7 +11,7 @@ use crate::location::Location;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
 
-#[derive(Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     pub db: PathBuf,
     pub tail: Option<usize>,

@@ -14,7 +14,7 @@ use crate::input::{read_text, without_final_newline};
 use crate::matches::{optional, required};
 use crate::reply::Reply;
 
-#[derive(Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     pub db: PathBuf,
     pub kind: String,

@@ -135,7 +135,7 @@ impl Job {
     /// reply to the client's thread. One line per command for the operator: which, its exit
     /// code, how long (never its flags, which may hold a password).
     fn run(mut self, engine: Engine, run: &PgRun, answer: Answer) -> Engine {
-        let name = command_name(&self.request.argv);
+        let name = self.request.name.clone();
         let _ = self.stream.set_write_timeout(Some(HANDSHAKE));
         let go =
             self.stream.write_all(&[STARTING]).is_ok() && read_byte(&mut self.stream, HANDSHAKE).ok() == Some(Some(GO));
@@ -145,7 +145,7 @@ impl Job {
             return engine;
         }
         let started = Instant::now();
-        let (engine, result) = answer(engine, &self.request.argv, &self.request.cwd, run);
+        let (engine, result) = answer(engine, &self.request, run);
         let reply = Output::of(result);
         eprintln!(
             "answered `{name}`: exit {} in {:.1} ms ({:.1} ms after it arrived)",
@@ -205,7 +205,7 @@ fn serve_client(
     };
     // Run by the client itself: another build, other limits, or a password that is not the
     // server's (the store would refuse the client; the client then hears it from the store).
-    let name = command_name(&request.argv);
+    let name = request.name.clone();
     let why = if request.build != build() {
         Some("another evodb build")
     } else if request.limits != limits {
@@ -264,12 +264,6 @@ fn read_request(stream: &mut UnixStream) -> std::io::Result<String> {
         }
     }
     String::from_utf8(bytes).map_err(std::io::Error::other)
-}
-
-/// The command a request names: its first argument that is not a flag or a flag's value.
-fn command_name(argv: &[String]) -> String {
-    let names: Vec<&str> = evodb_cli_spec::CLI.commands.iter().map(|c| c.name).collect();
-    argv.iter().skip(1).find(|arg| names.contains(&arg.as_str())).cloned().unwrap_or_else(|| "?".into())
 }
 
 /// The lock beside the run's socket, taken; refused while another server holds it.

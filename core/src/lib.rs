@@ -35,6 +35,7 @@ mod rng;
 pub mod api;
 mod config;
 mod database;
+mod flags;
 mod format;
 mod replay;
 pub use replay::Replay;
@@ -50,11 +51,12 @@ pub use api::{
     SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use config::{
-    Config, ConfigFile, ConfigFlags, Direction, FeatureDim, FitnessSpec, FlagError, InspirationScope, IslandSpec,
-    MigrationMode, NoteLimits, OperatorWeights, Placement, StopRules, TargetSpec, config_from_flags,
+    Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,
+    OperatorWeights, Placement, StopRules, TargetSpec,
 };
 pub use counters::MAX_COUNTER;
 pub use error::{Error, Result};
+pub use flags::{AddCommand, AddFlags, ConfigFile, ConfigFlags, FlagError, add_request_from_flags, config_from_flags};
 pub use metrics::Metrics;
 pub use rules::{DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};
 pub use state::{Database, Event, MAX_SEED, Program, code_hash};

@@ -10,6 +10,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("foundation", &["error", "json_text", "metrics", "counters", "rng", "ranking", "live_order"]),
     ("api", &["api"]),
     ("config", &["config"]),
+    ("command-line flags", &["flags"]),
     ("state", &["state"]),
     ("rules", &["rules"]),
     ("reports and format", &["reports", "format"]),

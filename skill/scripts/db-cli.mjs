@@ -29,10 +29,9 @@ import {
   islandList,
   nonNegativeInteger,
   parseArgs,
-  usage,
 } from "./lib/args.mjs";
 import { historyProblems } from "./lib/history.mjs";
-import { checkArgvUtf8, openRegular, parseJson, readFlagText, withoutFinalNewline } from "./lib/input.mjs";
+import { checkArgvUtf8, openRegular, readFlagText, withoutFinalNewline } from "./lib/input.mjs";
 import { checkMemory, checkTime, setLimits, startClock } from "./lib/limits.mjs";
 import {
   DATABASE_FILE,
@@ -40,6 +39,8 @@ import {
   HISTORY_FILE,
   checkDirectory,
   checkFiles,
+  addRequestFromFlags,
+  checkAddFlags,
   checkSeed,
   configFromFlags,
   engine,
@@ -61,81 +62,36 @@ import {
  */
 /** A parsed command line. @typedef {{name: string, positionals: string[], flags: Flags}} Command */
 /** A command's stdout and its warnings for stderr. @typedef {{stdout: string, warnings: string[]}} Printed */
-/** The flags of a candidate program, as request fields. @typedef {Pick<AddRequest, "codePath" | "targetCode" | "metrics" | "changes">} CandidateFields */
-
-const ROOT_PARENT_ID = "0";
 
 // --- the commands -------------------------------------------------------------------------------
 
-/** @param {string} name */
-function missingFlag(name) {
-  return usage(`Missing required flag: --${name}`); // the seed's message, word for word
-}
-
 /**
- * --metrics text → an object; JSON.parse turns 1e999 into Infinity, which is refused here.
- * @param {string} text
- * @returns {any} the parsed JSON: the engine checks it is an object of numbers
+ * The add request `seed`'s or `add`'s flags give, by the engine's rule (`addRequestFromFlags`,
+ * the one evodb calls): a missing flag is refused before any file is read, in the seed's order;
+ * then the files are read (code keeps its bytes), and the request is built and checked.
+ * @param {"seed" | "add"} command
+ * @param {Flags} flags
+ * @returns {Promise<AddRequest>}
  */
-function parseMetrics(text) {
-  const hint = `pass an object of finite numbers, e.g. --metrics '{"score": 0.8}'`;
-  let metrics;
-  try {
-    metrics = parseJson(text);
-  } catch (e) {
-    throw badInput(`--metrics is not valid JSON (${e.message}); ${hint}`);
+async function addRequest(command, flags) {
+  const given = ["codePath", "targetCode", "targetCodeFile", "parentId", "metrics", "changes", "changesFile"];
+  engine(() => checkAddFlags(command, given.filter((name) => flags[name] !== undefined)));
+  /** @type {import("./evodb-wasm/evodb.js").AddFlags & Record<string, unknown>} */
+  const addFlags = { codePath: flags.codePath, metrics: flags.metrics, changesFromFile: false };
+  addFlags.targetCode = flags.targetCode ?? (await readFlagText("--targetCodeFile", flags.targetCodeFile));
+  if (flags.changes !== undefined) addFlags.changes = flags.changes;
+  else if (flags.changesFile !== undefined) {
+    addFlags.changes = await readFlagText("--changesFile", flags.changesFile);
+    addFlags.changesFromFile = true;
   }
-  if (metrics && typeof metrics === "object" && !Array.isArray(metrics)) {
-    for (const [name, value] of Object.entries(metrics)) {
-      if (typeof value === "number" && !Number.isFinite(value)) {
-        throw badInput(`--metrics is not valid JSON (number out of range: \`${name}\`); ${hint}`);
-      }
+  if (command === "add") {
+    if (flags.island !== undefined) addFlags.island = nonNegativeInteger("--island", flags.island, U32_MAX);
+    for (const key of ["parentId", "id", "status", "reason", "operator", "planItem"]) {
+      if (flags[key] !== undefined) addFlags[key] = flags[key];
     }
   }
-  return metrics;
-}
-
-/**
- * The candidate's flags as request fields, checked in the seed's order. Code from a file keeps
- * its bytes; a description from a file loses its final newline, as evodb's does.
- * @param {Flags} flags
- * @param {[name: string, present: (flags: Flags) => boolean][]} required
- * @returns {Promise<CandidateFields>}
- */
-async function candidateFields(flags, required) {
-  for (const [name, present] of required) if (!present(flags)) throw missingFlag(name);
-  /** @type {any} filled in field by field */
-  const fields = { codePath: flags.codePath };
-  fields.targetCode = flags.targetCode ?? (await readFlagText("--targetCodeFile", flags.targetCodeFile));
-  fields.metrics = parseMetrics(flags.metrics);
-  if (flags.changes !== undefined) fields.changes = flags.changes;
-  else if (flags.changesFile !== undefined) fields.changes = withoutFinalNewline(await readFlagText("--changesFile", flags.changesFile));
-  return fields;
-}
-
-/**
- * Whether any of the flags `names` is given.
- * @param {...string} names
- * @returns {(flags: Flags) => boolean}
- */
-const has = (...names) => (flags) => names.some((n) => flags[n] !== undefined);
-
-/**
- * Checks a request's own validity (metrics, code, status…) before the database is touched, as evodb does.
- * @param {AddRequest} request
- */
-function precheck(request) {
-  const { island, planItem, target, ...intrinsic } = request;
-  // A program naming itself as its parent is refused by the database, after its duplicate-id
-  // check (an id in use is reported as that, as native evodb does): not a property of the
-  // request alone, so the scratch add does not see it.
-  if (intrinsic.id !== undefined && intrinsic.parentId === intrinsic.id) intrinsic.parentId = "0";
-  const scratch = new Database({}, 0);
-  try {
-    engine(() => scratch.add(intrinsic, 0));
-  } finally {
-    scratch.free();
-  }
+  if (flags.targetId !== undefined) addFlags.targetId = flags.targetId;
+  return engine(() => addRequestFromFlags(command, addFlags));
 }
 
 /**
@@ -154,15 +110,7 @@ function addOutcome(outcome) {
  * @returns {Promise<Printed>}
  */
 async function seedCommand(dir, flags) {
-  const fields = await candidateFields(flags, [
-    ["codePath", has("codePath")],
-    ["targetCode", has("targetCode", "targetCodeFile")],
-    ["metrics", has("metrics")],
-  ]);
-  /** @type {AddRequest} */
-  const request = { ...fields, parentId: ROOT_PARENT_ID, changes: fields.changes ?? "initial implementation" };
-  if (flags.targetId !== undefined) request.target = flags.targetId;
-  precheck(request);
+  const request = await addRequest("seed", flags);
   const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
   const outcome = written.value;
   const { warnings } = addOutcome(outcome);
@@ -175,22 +123,7 @@ async function seedCommand(dir, flags) {
  * @returns {Promise<Printed>}
  */
 async function addCommand(dir, flags) {
-  const fields = await candidateFields(flags, [
-    ["codePath", has("codePath")],
-    ["targetCode", has("targetCode", "targetCodeFile")],
-    ["parentId", has("parentId")],
-    ["metrics", has("metrics")],
-    ["changes", has("changes", "changesFile")],
-  ]);
-  /** @type {AddRequest & Record<string, unknown>} */
-  const request = { ...fields, parentId: flags.parentId };
-  if (flags.id !== undefined) request.id = flags.id;
-  if (flags.island !== undefined) request.island = nonNegativeInteger("--island", flags.island, U32_MAX);
-  for (const key of ["status", "reason", "operator", "planItem"]) {
-    if (flags[key] !== undefined) request[key] = flags[key];
-  }
-  if (flags.targetId !== undefined) request.target = flags.targetId;
-  precheck(request);
+  const request = await addRequest("add", flags);
   const written = await write(dir, (db) => ({ value: db.add(request, Date.now() / 1000), save: true }), { announce: true });
   const { stdout, warnings } = addOutcome(written.value);
   return { stdout, warnings: [...written.warnings, ...warnings] };

@@ -1,11 +1,58 @@
 //! The command-line rules the Node drop-in shares with `evodb`: `configFromFlags` (init's flags →
-//! the config) and `checkSeed` (the PRNG seed's range). Both are the core's; this only
-//! translates.
+//! the config), `checkAddFlags` and `addRequestFromFlags` (`seed`'s and `add`'s flags → the add
+//! request) and `checkSeed` (the PRNG seed's range). All are the core's; this only translates.
 
-use evodb_core::{ConfigFlags, Database, FlagError};
+use evodb_core::{AddCommand, AddFlags, ConfigFlags, Database, FlagError};
 use wasm_bindgen::prelude::*;
 
-use crate::{error, stringify, to_js_error};
+use crate::{error, stringify, to_js, to_js_error};
+
+fn flag_error(err: FlagError) -> JsValue {
+    match err {
+        FlagError::Usage(message) => error("usage", &message),
+        FlagError::BadInput(message) => error("invalid-input", &message),
+    }
+}
+
+fn add_command(command: &str) -> Result<AddCommand, JsValue> {
+    match command {
+        "seed" => Ok(AddCommand::Seed),
+        "add" => Ok(AddCommand::Add),
+        other => Err(error("invalid-input", &format!("invalid input: `{other}` is not `seed` or `add`"))),
+    }
+}
+
+/// `checkAddFlags(command, given)`: refuses the first flag `seed` or `add` requires that `given`
+/// (the flag names on the command line) lacks, in the seed's order, before any file is read.
+/// Throws an `EvodbError` with `code` `usage` and the seed's message.
+///
+/// ```js
+/// checkAddFlags("add", ["codePath", "targetCodeFile", "metrics"]);
+/// // throws EvodbError: Missing required flag: --parentId
+/// ```
+#[wasm_bindgen(js_name = checkAddFlags)]
+pub fn check_add_flags(command: &str, given: Vec<String>) -> Result<(), JsValue> {
+    let given: Vec<&str> = given.iter().map(String::as_str).collect();
+    add_command(command)?.check_required(&given).map_err(flag_error)
+}
+
+/// `addRequestFromFlags(command, flags)`: the add request `seed`'s or `add`'s flags give (files
+/// already read), checked with the engine's own rules; throws an `EvodbError` (`usage` for a
+/// missing flag, `invalid-input` naming the field otherwise).
+///
+/// ```js
+/// addRequestFromFlags("seed", { codePath: "a.py", targetCode: "x = 1", metrics: '{"score": 1}' });
+/// // { codePath: "a.py", targetCode: "x = 1", parentId: "0", metrics: { score: 1 }, changes: "initial implementation" }
+/// ```
+#[wasm_bindgen(js_name = addRequestFromFlags, unchecked_return_type = "AddRequest")]
+pub fn add_request_from_flags(
+    command: &str,
+    #[wasm_bindgen(unchecked_param_type = "AddFlags")] flags: JsValue,
+) -> Result<JsValue, JsValue> {
+    let flags: AddFlags = serde_json::from_str(&stringify(&flags)?)
+        .map_err(|e| error("invalid-input", &format!("invalid input: the flags are not AddFlags ({e})")))?;
+    to_js(&evodb_core::add_request_from_flags(add_command(command)?, &flags).map_err(flag_error)?)
+}
 
 /// `configFromFlags(flags, program)`: the config JSON text `init`'s flags give, for
 /// `new Database(JSON.parse(text), seed)` to validate. Throws an `EvodbError` whose `code` is
@@ -22,10 +69,7 @@ pub fn config_from_flags(
 ) -> Result<String, JsValue> {
     let flags: ConfigFlags = serde_json::from_str(&stringify(&flags)?)
         .map_err(|e| error("invalid-input", &format!("invalid input: the flags are not ConfigFlags ({e})")))?;
-    evodb_core::config_from_flags(&flags, program).map_err(|e| match e {
-        FlagError::Usage(message) => error("usage", &message),
-        FlagError::BadInput(message) => error("invalid-input", &message),
-    })
+    evodb_core::config_from_flags(&flags, program).map_err(flag_error)
 }
 
 /// `checkSeed(seed)`: refuses a PRNG seed (decimal text, any size) above 2^53-1, the most a

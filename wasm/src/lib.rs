@@ -23,7 +23,7 @@ mod policy;
 mod replay;
 mod simulation;
 pub use database::Database;
-pub use flags::{check_seed, config_from_flags};
+pub use flags::{add_request_from_flags, check_add_flags, check_seed, config_from_flags};
 pub use policy::policy_check;
 pub use replay::Replay;
 pub use simulation::Simulation;

@@ -649,6 +649,59 @@ export class Simulation {
 if (Symbol.dispose) Simulation.prototype[Symbol.dispose] = Simulation.prototype.free;
 
 /**
+ * `addRequestFromFlags(command, flags)`: the add request `seed`'s or `add`'s flags give (files
+ * already read), checked with the engine's own rules; throws an `EvodbError` (`usage` for a
+ * missing flag, `invalid-input` naming the field otherwise).
+ *
+ * ```js
+ * addRequestFromFlags("seed", { codePath: "a.py", targetCode: "x = 1", metrics: '{"score": 1}' });
+ * // { codePath: "a.py", targetCode: "x = 1", parentId: "0", metrics: { score: 1 }, changes: "initial implementation" }
+ * ```
+ * @param {string} command
+ * @param {AddFlags} flags
+ * @returns {AddRequest}
+ */
+export function addRequestFromFlags(command, flags) {
+    const ptr0 = passStringToWasm0(command, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.addRequestFromFlags(ptr0, len0, flags);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * `checkAddFlags(command, given)`: refuses the first flag `seed` or `add` requires that `given`
+ * (the flag names on the command line) lacks, in the seed's order, before any file is read.
+ * Throws an `EvodbError` with `code` `usage` and the seed's message.
+ *
+ * ```js
+ * checkAddFlags("add", ["codePath", "targetCodeFile", "metrics"]);
+ * // throws EvodbError: Missing required flag: --parentId
+ * ```
+ * @param {string} command
+ * @param {string[]} given
+ */
+export function checkAddFlags(command, given) {
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(command, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArrayJsValueToWasm0(given, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.checkAddFlags(ptr0, len0, ptr1, len1);
+    if (ret[1]) {
+        throw takeFromExternrefTable0(ret[0]);
+    }
+}
+
+/**
  * `checkSeed(seed)`: refuses a PRNG seed (decimal text, any size) above 2^53-1, the most a
  * database keeps exact in every face.
  *

@@ -3,13 +3,11 @@
 
 mod features;
 mod fitness;
-mod flags;
 mod targets;
 
 pub use features::FeatureDim;
 pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
 pub(crate) use fitness::fitness_of;
-pub use flags::{ConfigFile, ConfigFlags, FlagError, config_from_flags};
 pub(crate) use targets::Scope;
 pub use targets::TargetSpec;
 

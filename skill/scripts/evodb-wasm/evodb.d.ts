@@ -530,6 +530,11 @@ export type InspirationScope = "island" | "allIslands";
 export type Direction = "max" | "min";
 
 /**
+ * Which command's flags: `seed` (the initial program) or `add` (a child).
+ */
+export type AddCommand = "seed" | "add";
+
+/**
  * Which island a new program joins.
  */
 export type Placement = "roundRobin" | "parentIsland" | "explicit";
@@ -640,6 +645,37 @@ export interface Sample {
      * In a several-target run: the target the candidate is a version of.
      */
     target?: string;
+}
+
+/**
+ * `seed`'s and `add`'s flags as a CLI read them: text as given, files already read.
+ */
+export interface AddFlags {
+    codePath?: string | null;
+    /**
+     * `--targetCode`, or the text of `--targetCodeFile` (its bytes as they are).
+     */
+    targetCode?: string | null;
+    /**
+     * `--metrics`: JSON text.
+     */
+    metrics?: string | null;
+    changes?: string | null;
+    /**
+     * `changes` is the text of `--changesFile`: its final newline is not part of it.
+     */
+    changesFromFile?: boolean;
+    parentId?: string | null;
+    id?: string | null;
+    island?: number | null;
+    status?: string | null;
+    reason?: string | null;
+    operator?: string | null;
+    planItem?: string | null;
+    /**
+     * `--targetId`: the request's `target`.
+     */
+    targetId?: string | null;
 }
 
 export interface Inspiration {
@@ -946,6 +982,30 @@ export class Simulation {
 }
 
 /**
+ * `addRequestFromFlags(command, flags)`: the add request `seed`'s or `add`'s flags give (files
+ * already read), checked with the engine's own rules; throws an `EvodbError` (`usage` for a
+ * missing flag, `invalid-input` naming the field otherwise).
+ *
+ * ```js
+ * addRequestFromFlags("seed", { codePath: "a.py", targetCode: "x = 1", metrics: '{"score": 1}' });
+ * // { codePath: "a.py", targetCode: "x = 1", parentId: "0", metrics: { score: 1 }, changes: "initial implementation" }
+ * ```
+ */
+export function addRequestFromFlags(command: string, flags: AddFlags): AddRequest;
+
+/**
+ * `checkAddFlags(command, given)`: refuses the first flag `seed` or `add` requires that `given`
+ * (the flag names on the command line) lacks, in the seed's order, before any file is read.
+ * Throws an `EvodbError` with `code` `usage` and the seed's message.
+ *
+ * ```js
+ * checkAddFlags("add", ["codePath", "targetCodeFile", "metrics"]);
+ * // throws EvodbError: Missing required flag: --parentId
+ * ```
+ */
+export function checkAddFlags(command: string, given: string[]): void;
+
+/**
  * `checkSeed(seed)`: refuses a PRNG seed (decimal text, any size) above 2^53-1, the most a
  * database keeps exact in every face.
  *
@@ -985,6 +1045,8 @@ export interface InitOutput {
     readonly __wbg_database_free: (a: number, b: number) => void;
     readonly __wbg_replay_free: (a: number, b: number) => void;
     readonly __wbg_simulation_free: (a: number, b: number) => void;
+    readonly addRequestFromFlags: (a: number, b: number, c: any) => [number, number, number];
+    readonly checkAddFlags: (a: number, b: number, c: number, d: number) => [number, number];
     readonly checkSeed: (a: number, b: number) => [number, number];
     readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];

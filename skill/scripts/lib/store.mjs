@@ -147,13 +147,17 @@ export let Database;
 export let configFromFlags;
 /** @type {typeof evodb.checkSeed} */
 export let checkSeed;
+/** `seed`'s and `add`'s flags → the add request (the missing-flag check first). @type {typeof evodb.checkAddFlags} */
+export let checkAddFlags;
+/** @type {typeof evodb.addRequestFromFlags} */
+export let addRequestFromFlags;
 
 export async function loadEngine() {
   try {
     const glue = await import("../evodb-wasm/evodb.js");
     const exports = glue.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
     setEngineBytes(exports.memory?.buffer.byteLength ?? 0);
-    ({ Database, configFromFlags, checkSeed } = glue);
+    ({ Database, configFromFlags, checkSeed, checkAddFlags, addRequestFromFlags } = glue);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
     throw new Failure(

@@ -3,12 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
-use evodb_core::{AddOutcome, AddRequest};
+use evodb_core::{AddCommand, AddFlags, AddOutcome, AddRequest, add_request_from_flags};
 use evodb_host::Access;
-use serde_json::{Map, Value, json};
 
 use crate::failure::Failure;
-use crate::input::{now, read_text, without_final_newline};
+use crate::input::{now, read_text};
 use crate::matches::optional;
 use crate::session::Engine;
 
@@ -41,40 +40,35 @@ impl CandidateArgs {
         [&mut self.target_code_file, &mut self.changes_file]
     }
 
-    /// The candidate's flags as request fields, in the seed's order of required-flag checks.
-    pub fn into_fields(self, changes_required: bool) -> Result<Map<String, Value>, Failure> {
-        let code_path = self.code_path.ok_or_else(|| Failure::missing_flag("codePath"))?;
-        let target_code = match (self.target_code, self.target_code_file) {
-            (Some(code), _) => code,
-            (None, Some(path)) => read_text("--targetCodeFile", &path)?,
-            (None, None) => return Err(Failure::missing_flag("targetCode")),
-        };
-        let metrics = self.metrics.ok_or_else(|| Failure::missing_flag("metrics"))?;
-        let metrics: Value = serde_json::from_str(&metrics).map_err(|e| {
-            Failure::BadInput(format!(
-                "--metrics is not valid JSON ({e}); pass an object of finite numbers, e.g. --metrics '{{\"score\": 0.8}}'"
-            ))
-        })?;
-        let changes = match (self.changes, self.changes_file) {
-            (Some(changes), _) => Some(changes),
-            (None, Some(path)) => Some(without_final_newline(read_text("--changesFile", &path)?)),
-            (None, None) if changes_required => return Err(Failure::missing_flag("changes")),
+    /// The request these flags and `flags` (the command's other flags) give `command`, by the
+    /// core's rule: a missing flag is refused before any file is read (a `-` would wait on the
+    /// terminal), in the seed's order; then the files are read and the request built and checked.
+    pub fn into_request(self, command: AddCommand, mut flags: AddFlags) -> Result<AddRequest, Failure> {
+        let given = [
+            ("codePath", self.code_path.is_some()),
+            ("targetCode", self.target_code.is_some()),
+            ("targetCodeFile", self.target_code_file.is_some()),
+            ("parentId", flags.parent_id.is_some()),
+            ("metrics", self.metrics.is_some()),
+            ("changes", self.changes.is_some()),
+            ("changesFile", self.changes_file.is_some()),
+        ];
+        let given: Vec<&str> = given.into_iter().filter_map(|(name, given)| given.then_some(name)).collect();
+        command.check_required(&given)?;
+        flags.code_path = self.code_path;
+        flags.target_code = match (self.target_code, self.target_code_file) {
+            (Some(code), _) => Some(code),
+            (None, Some(path)) => Some(read_text("--targetCodeFile", &path)?),
             (None, None) => None,
         };
-        let mut fields = Map::new();
-        fields.insert("codePath".into(), json!(code_path));
-        fields.insert("targetCode".into(), json!(target_code));
-        fields.insert("metrics".into(), metrics);
-        if let Some(changes) = changes {
-            fields.insert("changes".into(), json!(changes));
-        }
-        Ok(fields)
+        flags.metrics = self.metrics;
+        (flags.changes, flags.changes_from_file) = match (self.changes, self.changes_file) {
+            (Some(changes), _) => (Some(changes), false),
+            (None, Some(path)) => (Some(read_text("--changesFile", &path)?), true),
+            (None, None) => (None, false),
+        };
+        Ok(add_request_from_flags(command, &flags)?)
     }
-}
-
-/// Checks the request with the engine's own rules (errors name the field, e.g. `metrics.score`).
-pub fn add_request(fields: Map<String, Value>) -> Result<AddRequest, Failure> {
-    Ok(AddRequest::from_json(&Value::Object(fields).to_string())?)
 }
 
 /// Adds `request` to the database at `db` and saves it; with the warning when it made a new one.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::ArgMatches;
 use evodb_cli_spec::{CONFIG_SCALARS, STOPPING_RULES};
-use evodb_core::{ConfigFile, ConfigFlags, FlagError, config_from_flags};
+use evodb_core::{ConfigFile, ConfigFlags, config_from_flags};
 
 use crate::failure::Failure;
 use crate::input::read_text;
@@ -47,9 +47,6 @@ impl InitConfig {
             let text = read_text("--config", path)?;
             flags.config_file = Some(ConfigFile { path: path.display().to_string(), text });
         }
-        config_from_flags(&flags, "evodb").map_err(|e| match e {
-            FlagError::Usage(message) => Failure::Usage(message),
-            FlagError::BadInput(message) => Failure::BadInput(message),
-        })
+        Ok(config_from_flags(&flags, "evodb")?)
     }
 }

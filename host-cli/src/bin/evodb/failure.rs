@@ -34,10 +34,16 @@ impl Failure {
             Failure::Internal(_) => 70,
         }
     }
+}
 
-    /// The seed CLI's message for a missing flag, word for word.
-    pub fn missing_flag(name: &str) -> Failure {
-        Failure::Usage(format!("Missing required flag: --{name}"))
+/// A flag rule of the core (`config_from_flags`, `add_request_from_flags`): a flag's form is a
+/// usage error (exit 2), a value the engine refuses is bad input (exit 1).
+impl From<evodb_core::FlagError> for Failure {
+    fn from(err: evodb_core::FlagError) -> Failure {
+        match err {
+            evodb_core::FlagError::Usage(message) => Failure::Usage(message),
+            evodb_core::FlagError::BadInput(message) => Failure::BadInput(message),
+        }
     }
 }
 

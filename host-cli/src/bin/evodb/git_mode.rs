@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
-use evodb_core::policy_check;
+use evodb_core::{AddRequest, Status, policy_check};
 use evodb_trial::git::{git, repository_of};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::failure::Failure;
 use crate::matches::optional;
@@ -131,18 +131,11 @@ impl GitCandidate {
     /// Records branch and commit in the request, and with `--target` the policy check of the
     /// commit's diff against its parent program's commit (else its own parent): a failure makes
     /// the candidate an `error` with the policy's reason. Returns the warning to print, if any.
-    pub fn apply(
-        &self,
-        engine: &Engine,
-        db: &Path,
-        fields: &mut Map<String, Value>,
-    ) -> Result<Option<String>, Failure> {
-        if let Some(branch) = &self.branch {
-            fields.insert("branch".into(), json!(branch));
-        }
-        fields.insert("commit".into(), json!(self.commit));
+    pub fn apply(&self, engine: &Engine, db: &Path, request: &mut AddRequest) -> Result<Option<String>, Failure> {
+        request.branch.clone_from(&self.branch);
+        request.commit = Some(self.commit.clone());
         let Some((rel, _)) = &self.target else { return Ok(None) };
-        let parent = fields.get("parentId").and_then(Value::as_str).unwrap_or_default().to_string();
+        let parent = request.parent_id.clone();
         if parent == evodb_core::ROOT_PARENT_ID {
             // The initial program is no mutation: there is no parent to diff against.
             return Ok(None);
@@ -168,14 +161,14 @@ impl GitCandidate {
         let protected: Option<Vec<&str>> = self.protected.as_ref().map(|p| p.iter().map(String::as_str).collect());
         let verdict = policy_check(&changed, rel, protected.as_deref());
         match verdict.reason {
-            Some(reason) if !verdict.pass && fields.get("status").is_none_or(|s| s != "error") => {
+            Some(reason) if !verdict.pass && request.status != Status::Error => {
                 let reason = format!("policy: {reason}");
                 let warning = format!(
                     "{reason} in commit {}; recorded as an error (it joins no island, its metrics are not trusted)",
                     self.commit
                 );
-                fields.insert("status".into(), json!("error"));
-                fields.insert("reason".into(), json!(reason));
+                request.status = Status::Error;
+                request.reason = Some(reason);
                 Ok(Some(warning))
             }
             _ => Ok(None),

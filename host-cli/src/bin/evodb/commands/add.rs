@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use clap::ArgMatches;
-use serde_json::json;
+use evodb_core::{AddCommand, AddFlags};
 
-use crate::candidate::{CandidateArgs, add_request, add_to};
+use crate::candidate::{CandidateArgs, add_to};
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::git_mode::GitArgs;
@@ -52,41 +52,14 @@ impl Args {
         if let Some(git) = &git {
             git.fill_code(&mut c.code_path, &mut c.target_code, c.target_code_file.is_some());
         }
-        // Every flag the seed requires, checked in the seed's order.
-        let required = [
-            ("codePath", c.code_path.is_some()),
-            ("targetCode", c.target_code.is_some() || c.target_code_file.is_some()),
-            ("parentId", parent_id.is_some()),
-            ("metrics", c.metrics.is_some()),
-            ("changes", c.changes.is_some() || c.changes_file.is_some()),
-        ];
-        if let Some((name, _)) = required.iter().find(|(_, present)| !present) {
-            return Err(Failure::missing_flag(name));
-        }
-        let mut fields = c.into_fields(true)?;
-        fields.insert("parentId".into(), json!(parent_id));
-        if let Some(id) = id {
-            fields.insert("id".into(), json!(id));
-        }
-        let extras = [
-            ("island", island.map(|i| json!(i))),
-            ("status", status.map(|s| json!(s))),
-            ("reason", reason.map(|r| json!(r))),
-            ("operator", operator.map(|o| json!(o))),
-            ("planItem", plan_item.map(|p| json!(p))),
-            ("target", target_id.map(|t| json!(t))),
-        ];
-        for (key, value) in extras {
-            if let Some(value) = value {
-                fields.insert(key.into(), value);
-            }
-        }
+        let flags =
+            AddFlags { parent_id, id, island, status, reason, operator, plan_item, target_id, ..AddFlags::default() };
+        let mut request = c.into_request(AddCommand::Add, flags)?;
         let engine = ctx.engine()?;
         let policy = match &git {
-            Some(git) => git.apply(engine, &db, &mut fields)?,
+            Some(git) => git.apply(engine, &db, &mut request)?,
             None => None,
         };
-        let request = add_request(fields)?;
         // The seed prints no warnings in its JSON; the CLI prints them on stderr.
         let (mut warnings, mut outcome) = add_to(engine, &db, request)?;
         warnings.extend(policy);

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use serde_json::json;
 
-use crate::candidate::{CandidateArgs, add_request, add_to};
+use evodb_core::{AddCommand, AddFlags};
+
+use crate::candidate::{CandidateArgs, add_to};
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::matches::{optional, required};
@@ -29,13 +31,7 @@ impl Args {
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, candidate, target_id } = self;
-        let mut fields = candidate.into_fields(false)?;
-        fields.entry("changes").or_insert_with(|| json!("initial implementation"));
-        fields.insert("parentId".into(), json!(evodb_core::ROOT_PARENT_ID));
-        if let Some(target) = target_id {
-            fields.insert("target".into(), json!(target));
-        }
-        let request = add_request(fields)?;
+        let request = candidate.into_request(AddCommand::Seed, AddFlags { target_id, ..AddFlags::default() })?;
         let (warnings, outcome) = add_to(ctx.engine()?, &db, request)?;
         let reply = Reply::json(&json!({"id": outcome.id, "metrics": outcome.metrics}));
         Ok(reply.warned(outcome.warnings).warned(warnings))

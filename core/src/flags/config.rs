@@ -2,10 +2,12 @@
 //! CLIs call (`evodb` natively, the Node drop-in through the npm package's `configFromFlags`).
 //! Flags only translate: each value goes in as JSON (a number stays a number, anything else
 //! becomes a string), so every range and type check — and its message naming the field — stays
-//! in [`Config::from_json`](super::Config::from_json).
+//! in [`Config::from_json`](crate::config::Config::from_json).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+
+use super::FlagError;
 
 /// `init`'s config flags as a CLI read them: text as given, the `--config` file already read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -35,16 +37,6 @@ pub struct ConfigFlags {
 pub struct ConfigFile {
     pub path: String,
     pub text: String,
-}
-
-/// Why the flags make no config: a usage error (a flag's form, exit 2) or bad input (a value
-/// that is not JSON, exit 1).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FlagError {
-    #[error("{0}")]
-    Usage(String),
-    #[error("{0}")]
-    BadInput(String),
 }
 
 /// The config JSON `flags` give; `program` is the CLI's name, for the help it points to.

@@ -2,11 +2,10 @@
 # Builds evodb's WebAssembly faces and prints their sizes:
 #   wasm/pkg/                   the npm package: one evodb_bg.wasm, Node glue (CommonJS) + web glue (ESM),
 #                               and cli.json (the command-line table, from cli-spec/)
-#   www/pkg/, skill/scripts/evodb-wasm/
-#                               the `web` build (evodb.js, evodb.d.ts, evodb_bg.wasm), committed: the playground
-#                               is a static site and the skill runs on plain Node straight from git.
-#                               The skill's copy also holds cli.json, which its db-cli.mjs parses by.
-#                               CI rebuilds them and fails if they differ from what is committed.
+#   skill/scripts/evodb-wasm/  the `web` build (evodb.js, evodb.d.ts, evodb_bg.wasm), committed once: the skill
+#                               runs on plain Node straight from git, and the playground's www/pkg is a symlink
+#                               to it. It also holds cli.json, which the skill's db-cli.mjs parses by.
+#                               CI rebuilds it and fails if it differs from what is committed.
 #   wasm/dist/evodb-pure.wasm   the component of the import-free `pure` world (wasm32-unknown-unknown,
 #                               componentized by `jco new`)
 #   wasm/dist/evodb-store.wasm  the component of the `with-store` world (imports only the host's
@@ -52,14 +51,13 @@ cp target/wasm-bindgen/node/evodb.d.ts wasm/pkg/evodb.d.cts
 cp wasm/README.npm.md wasm/pkg/README.md
 cp LICENSE-MIT LICENSE-APACHE wasm/pkg/
 cp wasm/package.json.in wasm/pkg/package.json
-# The committed copies of the web build: the playground's and the skill's (Node loads it with
-# initSync, so the skill needs no build). The skill's package.json makes evodb.js an ES module
-# under any enclosing package; evodb.d.ts types the glue for `npm run lint`'s tsc.
-for dir in www/pkg skill/scripts/evodb-wasm; do
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  cp target/wasm-bindgen/web/{evodb.js,evodb.d.ts,evodb_bg.wasm} "$dir/"
-done
+# The committed web build, once: the skill's (Node loads it with initSync, so the skill needs no
+# build); www/pkg is a symlink to it. The skill's package.json makes evodb.js an ES module under
+# any enclosing package; evodb.d.ts types the glue for `npm run lint`'s tsc.
+web=skill/scripts/evodb-wasm
+rm -rf "$web"
+mkdir -p "$web"
+cp target/wasm-bindgen/web/{evodb.js,evodb.d.ts,evodb_bg.wasm} "$web/"
 printf '{\n  "type": "module"\n}\n' > skill/scripts/evodb-wasm/package.json
 # The command line both CLIs parse: the native evodb builds its parser from cli-spec/, the Node
 # drop-in (and anyone using the package) from this JSON dump of it.
@@ -76,6 +74,6 @@ cargo build -q -p evodb-component --features store --target wasm32-unknown-unkno
 "$bin/jco" new target/wasm32-unknown-unknown/wasm-store/evodb_component.wasm -o wasm/dist/evodb-store.wasm
 
 size() { printf '{"artifact":"%s","bytes":%d,"target_bytes":%d}\n' "$1" "$(stat -c %s "$1")" "$2"; }
-size www/pkg/evodb_bg.wasm 256000
+size skill/scripts/evodb-wasm/evodb_bg.wasm 256000
 size wasm/dist/evodb-pure.wasm 409600
 size wasm/dist/evodb-store.wasm 409600

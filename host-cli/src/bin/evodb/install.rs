@@ -3,29 +3,42 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use include_dir::{Dir, DirEntry, include_dir};
 
 use crate::failure::Failure;
 
-static SKILL: Dir = include_dir!("$CARGO_MANIFEST_DIR/../skill");
+/// The skill as it ships: `SKILL.md` and its folders, each embedded on its own so that the
+/// skill's tests stay out of the binary. (`skill/tests/install.test.mjs` fails when a file the
+/// skill ships is missing here.)
+static SKILL_MD: &[u8] = include_bytes!("../../../../skill/SKILL.md");
+static SKILL_DIRS: [(&str, Dir); 4] = [
+    ("example", include_dir!("$CARGO_MANIFEST_DIR/../skill/example")),
+    ("references", include_dir!("$CARGO_MANIFEST_DIR/../skill/references")),
+    ("scripts", include_dir!("$CARGO_MANIFEST_DIR/../skill/scripts")),
+    ("strategies", include_dir!("$CARGO_MANIFEST_DIR/../skill/strategies")),
+];
 
-/// The skill's files, relative paths in order; the skill's own tests and caches stay behind.
-pub fn skill_files() -> Vec<(&'static Path, &'static [u8])> {
-    fn walk(dir: &'static Dir<'static>, files: &mut Vec<(&'static Path, &'static [u8])>) {
+/// The skill's files, relative paths in order; caches left by a local run stay behind.
+pub fn skill_files() -> Vec<(PathBuf, &'static [u8])> {
+    fn walk(root: &Path, dir: &'static Dir<'static>, files: &mut Vec<(PathBuf, &'static [u8])>) {
         for entry in dir.entries() {
             let name = entry.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
             match entry {
-                DirEntry::Dir(sub) if !matches!(name, "tests" | "__pycache__" | "node_modules") => walk(sub, files),
-                DirEntry::File(file) if !name.ends_with(".pyc") => files.push((file.path(), file.contents())),
+                DirEntry::Dir(sub) if !matches!(name, "__pycache__" | "node_modules") => walk(root, sub, files),
+                DirEntry::File(file) if !name.ends_with(".pyc") => {
+                    files.push((root.join(file.path()), file.contents()));
+                }
                 _ => {}
             }
         }
     }
-    let mut files = Vec::new();
-    walk(&SKILL, &mut files);
-    files.sort_by_key(|(path, _)| *path);
+    let mut files = vec![(PathBuf::from("SKILL.md"), SKILL_MD)];
+    for (name, dir) in &SKILL_DIRS {
+        walk(Path::new(name), dir, &mut files);
+    }
+    files.sort_by(|(a, _), (b, _)| a.cmp(b));
     files
 }
 

@@ -1,5 +1,5 @@
 //! `evodb view [db]`: serves the playground (`www/`, with the wasm-bindgen `web` build in
-//! `www/pkg/`, embedded in the binary) on 127.0.0.1, and with a database directory, that run's
+//! `www/pkg/`, embedded in the binary: only what ships, not its tests) on 127.0.0.1, and with a database directory, that run's
 //! `database.json` and `history.ndjson` under `/run/` (from a directory or a PostgreSQL run),
 //! read fresh on each request. `history.ndjson?from=<byte>` answers only the whole lines written
 //! since that byte, with the offset to ask from next in `X-Evodb-Next`: the page polls it to follow
@@ -93,7 +93,25 @@ struct Server {
     run_reads: Arc<Semaphore>,
 }
 
-static SITE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www");
+/// The playground as it ships: its page, styles, scripts and engine (the skill's `web` build,
+/// which `www/pkg` links to). Its tests and benchmark stay out of the binary.
+static PAGES: [(&str, &[u8]); 2] = [
+    ("index.html", include_bytes!("../../../../../www/index.html")),
+    ("style.css", include_bytes!("../../../../../www/style.css")),
+];
+static SCRIPTS: Dir = include_dir!("$CARGO_MANIFEST_DIR/../www/js");
+static ENGINE: Dir = include_dir!("$CARGO_MANIFEST_DIR/../skill/scripts/evodb-wasm");
+
+/// The shipped file at `path` (relative to the site's root).
+fn site_contents(path: &str) -> Option<&'static [u8]> {
+    let in_dir = |dir: &'static Dir<'static>, rest: &str| dir.get_file(rest).map(include_dir::File::contents);
+    match path.split_once('/') {
+        Some(("js", rest)) => in_dir(&SCRIPTS, rest),
+        Some(("pkg", rest)) => in_dir(&ENGINE, rest),
+        Some(_) => None,
+        None => PAGES.iter().find(|(name, _)| *name == path).map(|(_, bytes)| *bytes),
+    }
+}
 
 #[derive(Debug)]
 pub struct Args {
@@ -215,11 +233,11 @@ async fn answer(req: Request<Incoming>, server: Arc<Server>) -> Result<Response<
 }
 
 fn site_file(path: &str) -> HttpReply {
-    match SITE.get_file(path) {
-        Some(file) => HttpReply {
+    match site_contents(path) {
+        Some(contents) => HttpReply {
             status: 200,
             content_type: content_type(path),
-            body: Bytes::from_static(file.contents()),
+            body: Bytes::from_static(contents),
             next: None,
             // The site changes only with the binary; another evodb on the same port is another site.
             cache: "no-cache",

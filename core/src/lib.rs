@@ -34,15 +34,15 @@ mod rng;
 
 pub mod api;
 mod config;
-mod database;
 mod flags;
 mod format;
+mod operations;
 mod replay;
 pub use replay::Replay;
+mod database;
 mod reports;
 mod rules;
 pub mod simulation;
-mod state;
 
 pub use api::{
     AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
@@ -55,8 +55,8 @@ pub use config::{
     OperatorWeights, Placement, StopRules, TargetSpec,
 };
 pub use counters::MAX_COUNTER;
+pub use database::{Database, Event, MAX_SEED, Program, code_hash};
 pub use error::{Error, Result};
 pub use flags::{AddCommand, AddFlags, ConfigFile, ConfigFlags, FlagError, add_request_from_flags, config_from_flags};
 pub use metrics::Metrics;
 pub use rules::{DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};
-pub use state::{Database, Event, MAX_SEED, Program, code_hash};

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::api::Sample;
 use crate::api::{AddRequest, ROOT_PARENT_ID};
 use crate::config::Config;
+use crate::database::Database;
 use crate::error::{Error, Result};
 use crate::metrics::Metrics;
-use crate::state::Database;
 
 /// The synthetic clock: the seed program lands at `START_CLOCK`, iteration `i` at
 /// `START_CLOCK + CLOCK_STEP * i`, so a run's timestamps never depend on the wall clock.

@@ -1,489 +1,325 @@
-//! The public operations' orchestration: `add` step by step (checks first, then placement,
-//! the best, migration and pruning, the candidate log and the events), `best`, `info` and
-//! `export`. The rules it applies live in `crate::rules`, the state they change in `crate::state`.
+//! `Database`: the state of a run — the population on its islands, the PRNG, the counters, the candidate
+//! log, the pending plan items, the event recorder — and the few changes that keep its
+//! invariants (a program joins an island through `insert_on_island`, leaves through
+//! `delete_program`, which keeps `best` pointing at a live program). The rules in `crate::rules`
+//! and the orchestration in `crate::operations` change the state only through these.
 
-use std::collections::BTreeSet;
-use std::sync::Arc;
+mod candidates;
+mod events;
+mod island;
+mod pending;
+mod population;
+mod program;
 
-use crate::api::{AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Operator, ROOT_PARENT_ID, Status};
-use crate::config::{Placement, Scope, cell_of, fitness_of};
-use crate::counters;
+pub use candidates::code_hash;
+pub(crate) use candidates::{CachedResult, CandidateLog, TargetProgress};
+pub use events::Event;
+pub(crate) use island::Island;
+pub(crate) use pending::{HeldAnswer, PendingItem, PrunedProgram, SampledItem};
+pub(crate) use population::{Population, Record};
+pub use program::Program;
+
+use crate::api::{Note, SynergyResult};
+use crate::config::{Config, cell_key};
 use crate::error::{Error, Result};
-use crate::state::{CachedResult, Database, Event, Program, code_hash};
+use crate::ranking::is_better;
+use crate::rng::DetRng;
 
-mod batches;
-mod synergy;
+/// The largest seed: JavaScript's `Number.MAX_SAFE_INTEGER`.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
 
-/// A planned add's item: its index in `pending`, island and operator.
-type Planned = Option<(usize, u32, Operator)>;
+/// A population of programs on islands. Deterministic: the same seed and the same operations
+/// give the same results and the same `to_json()` bytes on every platform.
+///
+/// ```
+/// use evodb_core::{AddRequest, Config, Database, Metrics};
+/// let mut db = Database::new(Config::default(), 7).unwrap();
+/// let seed = db.add(AddRequest::seed("/src/f.py", "def f(): ...", Metrics::new([("score", 0.4)]).unwrap()), 1.0).unwrap();
+/// let sample = db.sample();
+/// assert_eq!(*sample.parent.unwrap().id, *seed.id); // island 1 is empty: falls back to the initial program
+/// ```
+#[derive(Clone, Debug)]
+pub struct Database {
+    pub(crate) config: Config,
+    /// The seed the PRNG started from (kept for the record; the live state is `rng`).
+    pub(crate) seed: u64,
+    pub(crate) rng: DetRng,
+    pub(crate) population: Population,
+    pub(crate) islands: Vec<Island>,
+    pub(crate) current_island: u32,
+    pub(crate) island_generations: Vec<u64>,
+    pub(crate) last_migration_generation: u64,
+    pub(crate) best: Option<u32>,
+    pub(crate) last_iteration: u64,
+    /// Statuses, budget and fitness cache beyond the live population.
+    pub(crate) candidates: CandidateLog,
+    /// `plan` batches so far, where the next batch's island rotation starts, and the items
+    /// still waiting for their candidates.
+    pub(crate) rounds: u64,
+    pub(crate) plan_cursor: u64,
+    pub(crate) pending: Vec<PendingItem>,
+    /// Operator samples not yet answered, oldest first (`rules/sampled_islands.rs`); always
+    /// empty with `operators` off.
+    pub(crate) sampled: Vec<SampledItem>,
+    /// The newest pruned programs, oldest first (`rules/pruned_retries.rs`): a retried add of
+    /// one is answered, not added again.
+    pub(crate) pruned: Vec<PrunedProgram>,
+    /// Run memory (`note`), oldest first.
+    pub(crate) notes: Vec<Note>,
+    /// Evaluated synergy candidates (several-target runs), oldest first.
+    pub(crate) synergies: Vec<SynergyResult>,
+    /// Recorded events, while recording is on (`record_events`).
+    pub(crate) events: Option<Vec<Event>>,
+    /// Made by `new` (not read from a file): a recording started now begins with `created`.
+    pub(crate) newly_created: bool,
+}
 
 impl Database {
-    /// Adds a scored candidate, following the seed's `addProgram` step by step:
-    /// `iterationFound` = `lastIteration`; generation = parent's + 1 (0 for an unknown parent,
-    /// with a warning); join the placed island; update the best; count the island generation;
-    /// advance `lastIteration` and `currentIsland`; migrate when due; prune every island.
-    ///
-    /// Beyond the seed: a `planItem` fixes the island and operator, and answers to one plan
-    /// batch apply in plan order (an early one is held: `batches.rs`); status `error` records the
-    /// candidate without placing it (`record_error`); with dedupe, a repeat of recorded code is
-    /// answered from the cache (`answer_from_cache`). Every check runs before anything changes.
-    pub fn add(&mut self, request: AddRequest, now: f64) -> Result<AddOutcome> {
-        request.validate()?;
-        if !now.is_finite() {
-            return Err(Error::input("now", format!("is {now}; pass the current time in seconds")));
-        }
-        counters::next(|| "lastIteration", self.last_iteration)?;
-        counters::next(|| "seq", self.candidates.next_seq)?;
-        if let Some(id) = &request.id
-            && let Some(slot) = self.population.slot_of(id)
-        {
-            return match self.population.get(slot).program.is_repeated_by(&request) {
-                true => Ok(self.answer_repeated_add(slot)),
-                false => Err(Error::DuplicateId(id.clone())),
-            };
-        }
-        if self.answered_pruned_retry(&request) {
-            return Ok(self.answer_pruned_retry(&request));
-        }
-        self.check_parent_order(&request)?;
-        let planned = match &request.plan_item {
-            Some(name) => {
-                let (index, item) = self.pending_item(name)?;
-                if request.island.is_some_and(|island| island != item.island) {
-                    return Err(Error::input(
-                        "island",
-                        format!("conflicts with plan item `{name}`, planned for island {}; leave it out", item.island),
-                    ));
-                }
-                if !item.synergy.is_empty() && (request.island.is_some() || request.target.is_some()) {
-                    return Err(Error::input(
-                        if request.island.is_some() { "island" } else { "target" },
-                        format!("is given, but synergy item `{name}` combines every target on no island; leave it out"),
-                    ));
-                }
-                Some((index, item.island, item.operator))
-            }
-            None => None,
-        };
-        self.target_of_request(&request, planned)?;
-        if let Some((index, _, _)) = planned
-            && let Some(answer) = self.answer_held_again(index, &request)
-        {
-            return answer;
-        }
-        if let Some(id) = &request.id
-            && self.is_held_id(id)
-        {
-            return Err(Error::DuplicateId(id.clone()));
-        }
-        let Some((index, _, _)) = planned else {
-            return self.apply_answer(request, now, None, false);
-        };
-        if self.waits_for_earlier_items(index) {
-            return self.hold(request, now, index);
-        }
-        self.apply_in_turn(request, now, planned)
-    }
-
-    /// The answer applied: recorded as an error, answered from the dedupe cache, or placed.
-    /// `released`: it was held (the checks that can fail ran when it arrived).
-    pub(super) fn apply_answer(
-        &mut self,
-        request: AddRequest,
-        now: f64,
-        planned: Planned,
-        released: bool,
-    ) -> Result<AddOutcome> {
-        if request.status == Status::Error {
-            return Ok(self.record_error(request, now, planned, released));
-        }
-        let fitness = fitness_of(&self.config, &request.metrics)?;
-        if let Some((index, _, _)) = planned
-            && !self.pending[index].synergy.is_empty()
-        {
-            return Ok(self.record_synergy(request, now, index, fitness, released));
-        }
-        let scope = self.target_of_request(&request, planned)?;
-        let hash = self.config.dedupe.then(|| code_hash(&request.target_code));
-        if let Some(cached) = hash.as_ref().and_then(|h| self.candidates.cache.get(h)).cloned() {
-            return Ok(self.answer_from_cache(cached, request, now, planned, released, scope));
-        }
-        let parent = self.population.slot_of(&request.parent_id);
-        let island = match planned {
-            Some((_, island, _)) => island,
-            None => self.place_candidate(&request, parent, scope)?,
-        };
-        let cell = match self.config.features.is_empty() {
-            true => None,
-            false => Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?),
-        };
-        counters::next(|| format!("islandGenerations[{island}]"), self.island_generations[island as usize])?;
-        if let Some(slot) = parent {
-            counters::next(|| "generation", self.population.get(slot).program.generation)?;
-        }
-
-        // Nothing has changed so far; from here on the add cannot fail.
-        let mut warnings = Vec::new();
-        let generation = match parent {
-            Some(slot) => self.population.get(slot).program.generation + 1,
-            None => {
-                if request.parent_id != ROOT_PARENT_ID && !request.parent_id.is_empty() {
-                    warnings.push(format!(
-                        "parent id `{}` is not in the database (pruned or mistyped); the program was added with generation 0",
-                        request.parent_id
-                    ));
-                }
-                0
-            }
-        };
-        warnings.extend(self.consistency_warnings(&request, parent, scope));
-        let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
-        let second_parent_id = match planned {
-            Some(_) => None,
-            None => self.sampled_second_parent(&request),
-        };
-        match planned {
-            Some((index, _, _)) => drop(self.pending.remove(index)),
-            None => self.consume_sample(&request),
-        }
-        let event_request = self.events.is_some().then(|| request.clone());
-        let id = self.answer_id(&request);
-        let seq = self.next_seq();
-        let status = request.status;
-        let program = Program {
-            id,
-            code_path: request.code_path.into(),
-            target_code: request.target_code.into(),
-            parent_id: request.parent_id,
-            generation,
-            iteration_found: self.last_iteration,
-            timestamp: now + 0.0,
-            metrics: request.metrics,
-            changes: request.changes.into(),
-            island,
-            migrated_from: None,
-            seq_if_not_implied: Program::implied_seq(self.last_iteration, seq),
-            status: request.status,
-            reason: request.reason,
-            operator,
-            second_parent_id,
-            cell: cell.clone(),
-            branch: request.branch.map(Arc::from),
-            commit: request.commit.map(Arc::from),
-            target: self.config.target_id(scope).map(Arc::from),
-        };
-        let (id, metrics) = (program.id.clone(), program.metrics.clone());
-        let archive_before = self.archive_watch();
-        let best_before = self.best.map(|slot| self.population.get(slot).fitness);
-        let target_best_before =
-            scope.and_then(|t| self.population.best_in(Some(t))).map(|s| self.population.get(s).fitness);
-        if let Some(request) = event_request {
-            self.emit(Event::Added {
-                seq,
-                id: id.to_string(),
-                island,
-                status: request.status,
-                fitness,
-                cell: cell.clone(),
-                request,
-                now,
-                released,
-            });
-        }
-        let slot = self.insert_on_island(program, fitness, island);
-        self.update_best(slot);
-        self.island_generations[island as usize] += 1;
-        self.last_iteration += 1;
-        self.current_island = (self.current_island + 1) % self.config.num_islands;
-        if self.should_migrate() {
-            self.migrate_ring();
-        }
-        // The new program itself may be pruned here when its island is full of better ones.
-        self.prune_to_capacity();
-        self.emit_archive_change(archive_before);
-        self.compact_indexes_when_sparse();
-
-        let improved = best_before.is_none_or(|before| fitness > before);
-        self.count_evaluation(improved);
-        self.count_target_evaluation(scope, target_best_before.is_none_or(|before| fitness > before));
-        self.candidates.remember(status, Some(island));
-        if let Some(hash) = hash {
-            self.candidates.cache.insert(hash, CachedResult { id: id.clone(), metrics: metrics.clone() });
-        }
-        let best = &self.population.get(self.best.expect("the database holds at least one program")).program;
-        Ok(AddOutcome {
-            id: id.to_string(),
-            metrics,
-            best_program_id: Some(best.id.to_string()),
-            best_metrics: Some(best.metrics.clone()),
-            last_iteration: self.last_iteration,
-            warnings,
-            status,
-            cached: false,
-            cell,
+    /// An empty database.
+    /// `seed` must be at most 2^53 − 1 so that every JSON reader (JavaScript's too) keeps it exact.
+    pub fn new(config: Config, seed: u64) -> Result<Database> {
+        config.validate()?;
+        Database::check_seed(seed)?;
+        let n = config.num_islands as usize;
+        Ok(Database {
+            config,
+            seed,
+            rng: DetRng::from_seed(seed),
+            population: Population::default(),
+            islands: vec![Island::default(); n],
+            current_island: 0,
+            island_generations: vec![0; n],
+            last_migration_generation: 0,
+            best: None,
+            last_iteration: 0,
+            candidates: CandidateLog { next_seq: 1, ..CandidateLog::default() },
+            rounds: 0,
+            plan_cursor: 0,
+            pending: Vec::new(),
+            sampled: Vec::new(),
+            pruned: Vec::new(),
+            notes: Vec::new(),
+            synergies: Vec::new(),
+            events: None,
+            newly_created: true,
         })
     }
 
-    /// `record_error`: a candidate whose evaluation failed is counted and remembered with its
-    /// reason (the `status` event carries it to the history) but joins no island.
-    fn record_error(&mut self, request: AddRequest, now: f64, planned: Planned, released: bool) -> AddOutcome {
-        let synergy = planned.is_some_and(|(index, _, _)| !self.pending[index].synergy.is_empty());
-        let scope = if synergy { None } else { self.target_of_request(&request, planned).unwrap_or(None) };
-        match planned {
-            Some((index, _, _)) => drop(self.pending.remove(index)),
-            None => self.consume_sample(&request),
+    /// The check [`Database::new`] makes on `seed`, for callers that validate before they act.
+    pub fn check_seed(seed: u64) -> Result<()> {
+        if seed > MAX_SEED {
+            return Err(Error::config("seed", format!("is {seed}; pass an integer from 0 to {MAX_SEED}")));
         }
-        let event_request = self.events.is_some().then(|| request.clone());
-        let id = self.answer_id(&request);
-        let seq = self.next_seq();
-        self.count_evaluation(false);
-        // A synergy item's failure counts for every target; another's for its own, when known.
-        match synergy {
-            true => (0..self.config.targets.len() as u32).for_each(|t| self.count_target_evaluation(Some(t), false)),
-            false => self.count_target_evaluation(scope, false),
-        }
-        self.candidates.remember(Status::Error, None);
-        if let Some(reason) = &request.reason {
-            let target = self.config.target_id(scope).map(str::to_string);
-            self.note_failure(&id, reason, target);
-        }
-        if let Some(event_request) = event_request {
-            let reason = request.reason.clone().unwrap_or_default();
-            self.emit(Event::Status {
-                seq,
-                id: id.to_string(),
-                status: Status::Error,
-                reason,
-                request: event_request,
-                now,
-                released,
-            });
-        }
-        self.outcome_without_program(id, request.metrics, Status::Error, false)
+        Ok(())
     }
 
-    /// `answer_from_cache`: dedupe found the same code (`code_hash`) among recorded candidates;
-    /// the earlier id and metrics answer, nothing joins the population, and the evaluation still
-    /// counts toward the budget (the caller ran it, as in evo-anything's `evo_check_cache` flow).
-    fn answer_from_cache(
-        &mut self,
-        cached: CachedResult,
-        request: AddRequest,
-        now: f64,
-        planned: Planned,
-        released: bool,
-        scope: Scope,
-    ) -> AddOutcome {
-        match planned {
-            Some((index, _, _)) => drop(self.pending.remove(index)),
-            None => self.consume_sample(&request),
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn last_iteration(&self) -> u64 {
+        self.last_iteration
+    }
+
+    pub fn current_island(&self) -> u32 {
+        self.current_island
+    }
+
+    /// Number of live programs.
+    pub fn len(&self) -> usize {
+        self.population.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.population.len() == 0
+    }
+
+    pub fn program(&self, id: &str) -> Option<&Program> {
+        self.population.slot_of(id).map(|slot| &self.population.get(slot).program)
+    }
+
+    /// Live programs in insertion order.
+    pub fn programs(&self) -> impl Iterator<Item = &Program> {
+        self.population.slots().map(|slot| &self.population.get(slot).program)
+    }
+
+    /// Ids on island `i`, in join order.
+    pub fn island_members(&self, island: u32) -> Vec<&str> {
+        self.islands[island as usize].members().map(|slot| self.population.get(slot).program.id.as_ref()).collect()
+    }
+
+    /// The ranking value of a live program (higher is better).
+    pub fn fitness(&self, id: &str) -> Option<f64> {
+        self.population.slot_of(id).map(|slot| self.population.get(slot).fitness)
+    }
+
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        let seq = self.candidates.next_seq;
+        self.candidates.next_seq += 1;
+        seq
+    }
+
+    /// One evaluation spent; stagnation counts those that did not raise the best fitness.
+    pub(crate) fn count_evaluation(&mut self, improved: bool) {
+        self.candidates.evaluations += 1;
+        self.candidates.stagnation = if improved { 0 } else { self.candidates.stagnation + 1 };
+    }
+
+    /// One evaluation of a target's candidate (several-target runs); `improved`: it raised the
+    /// target's best.
+    pub(crate) fn count_target_evaluation(&mut self, scope: crate::config::Scope, improved: bool) {
+        let Some(t) = scope else { return };
+        let progress = self.target_progress_mut(t);
+        progress.evaluations += 1;
+        progress.stagnation = if improved { 0 } else { progress.stagnation + 1 };
+    }
+
+    pub(crate) fn target_progress_mut(&mut self, t: u32) -> &mut TargetProgress {
+        let targets = &mut self.candidates.targets;
+        if targets.len() <= t as usize {
+            targets.resize_with(t as usize + 1, TargetProgress::default);
         }
-        self.count_evaluation(false);
-        self.count_target_evaluation(scope, false);
-        if self.recording() {
-            self.emit(Event::Cached { id: cached.id.to_string(), request, now, released });
-        }
-        self.outcome_without_program(cached.id, cached.metrics, Status::Accepted, true)
+        &mut targets[t as usize]
     }
 
-    /// `answer_repeated_add`: the add names a live program and repeats its fields, as a retry
-    /// after a lost answer does (e.g. a PostgreSQL commit whose acknowledgement the connection
-    /// dropped). It is answered like the first attempt, with a warning, and changes nothing, so a
-    /// retried add never adds twice.
-    fn answer_repeated_add(&self, slot: u32) -> AddOutcome {
-        let program = &self.population.get(slot).program;
-        let mut outcome =
-            self.outcome_without_program(program.id.clone(), program.metrics.clone(), program.status, false);
-        outcome.cell = program.cell.clone();
-        outcome.warnings.push(format!(
-            "program `{}` is already in the database with these fields (a retried add?); nothing changed",
-            program.id
-        ));
-        outcome
+    /// Stores `program` and makes it the newest member of `island`.
+    pub(crate) fn insert_on_island(&mut self, program: Program, fitness: f64, island: u32) -> u32 {
+        let timestamp = program.timestamp;
+        let slot = self.population.insert(program, fitness, self.config.target_of_island(island));
+        self.join_island(slot, island, fitness, timestamp);
+        slot
     }
 
-    /// A retry of an add whose program pruning has since removed (`answered_pruned_retry`):
-    /// answered with the request's own metrics and a warning, and nothing changes.
-    fn answer_pruned_retry(&self, request: &AddRequest) -> AddOutcome {
-        let id: Arc<str> = request.id.as_deref().unwrap_or_default().into();
-        let mut outcome = self.outcome_without_program(id.clone(), request.metrics.clone(), request.status, false);
-        outcome.warnings.push(format!(
-            "program `{id}` was added with these fields before and has since been pruned from its island (a retried \
-             add?); nothing changed"
-        ));
-        outcome
+    pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
+        let cell = self.population.get(slot).program.cell.as_deref();
+        let key = cell.map(|cell| cell_key(&self.config.features, self.config.num_islands, cell));
+        self.islands[island as usize].join(slot, fitness, timestamp, key);
+        self.population.enter_island(slot, island);
     }
 
-    pub(super) fn outcome_without_program(
-        &self,
-        id: Arc<str>,
-        metrics: crate::Metrics,
-        status: Status,
-        cached: bool,
-    ) -> AddOutcome {
-        let best = self.best.map(|slot| &self.population.get(slot).program);
-        AddOutcome {
-            id: id.to_string(),
-            metrics,
-            best_program_id: best.map(|p| p.id.to_string()),
-            best_metrics: best.map(|p| p.metrics.clone()),
-            last_iteration: self.last_iteration,
-            warnings: Vec::new(),
-            status,
-            cached,
-            cell: None,
-        }
-    }
-
-    /// The archive before an operation, when events are recorded (their only reader).
-    fn archive_watch(&self) -> Option<BTreeSet<String>> {
-        self.events.is_some().then(|| self.archive_ids())
-    }
-
-    fn archive_ids(&self) -> BTreeSet<String> {
-        self.archive_slots().into_iter().map(|slot| self.population.get(slot).program.id.to_string()).collect()
-    }
-
-    fn emit_archive_change(&mut self, before: Option<BTreeSet<String>>) {
-        let Some(before) = before else { return };
-        let after = self.archive_ids();
-        if before != after {
-            let entered = after.difference(&before).cloned().collect();
-            let left = before.difference(&after).cloned().collect();
-            self.emit(Event::Archive { entered, left });
+    /// `update_best`: the seed replaces the best when there is none or the new one is better.
+    pub(crate) fn update_best(&mut self, slot: u32) {
+        let candidate = self.population.get(slot);
+        let replace = match self.best {
+            None => true,
+            Some(best) => {
+                let best = self.population.get(best);
+                is_better(candidate.fitness, candidate.program.timestamp, best.fitness, best.program.timestamp)
+            }
+        };
+        if replace {
+            self.best = Some(slot);
         }
     }
 
-    /// `parent_order`: a parent exists before its children. A program cannot name itself as its
-    /// parent, and an id some live program already names as its parent cannot be added after it
-    /// (the child's generation would contradict its parent's, a file `validate` refuses). The
-    /// write path and `validate` share this rule, checked before anything changes.
-    fn check_parent_order(&self, request: &AddRequest) -> Result<()> {
-        let Some(id) = request.id.as_deref() else { return Ok(()) };
-        if id == request.parent_id.as_str() {
-            return Err(Error::input(
-                "parentId",
-                format!(
-                    "is `{id}`, the id of the program being added; a program cannot be its own parent: pass the parent `sample` gave"
-                ),
-            ));
+    /// Deletes a program that is on no island. If it was the best, the best becomes the top of
+    /// the remaining population (the seed would leave a dangling `bestProgramId` instead).
+    pub(crate) fn delete_program(&mut self, slot: u32) -> Record {
+        let record = self.population.remove(slot);
+        self.remember_pruned(&record.program);
+        if record.program.iteration_found == 0 && self.candidates.baseline_fitness.is_none() {
+            self.candidates.baseline_fitness = Some(record.fitness);
         }
-        let child =
-            self.population.slots().map(|slot| &self.population.get(slot).program).find(|p| p.parent_id.as_str() == id);
-        match child {
-            Some(child) => Err(Error::input(
-                "id",
-                format!(
-                    "is `{id}`, which program `{}` already names as its parent; a parent is added before its children: pass another --id",
-                    child.id
-                ),
-            )),
-            None => Ok(()),
+        if self.best == Some(slot) {
+            self.best = self.population.best();
         }
+        record
     }
 
-    /// `place_candidate`: the requested island; else, with `operators` on, the island the sample
-    /// it answers named (`sampled_island`); else round-robin (seed), the parent's home island, or
-    /// an error under explicit placement. In a several-target run, within the target's islands.
-    fn place_candidate(&self, request: &AddRequest, parent: Option<u32>, scope: Scope) -> Result<u32> {
-        if let Some(island) = request.island {
-            return Ok(island); // checked by `target_of_request`
-        }
-        if self.config.placement != Placement::Explicit
-            && let Some(island) = self.sampled_island(request, scope)
+    pub fn best_id(&self) -> Option<&str> {
+        self.best.map(|slot| self.population.get(slot).program.id.as_ref())
+    }
+
+    /// Rebuilds the indexes when deleted programs' slots and departed members' join positions
+    /// outnumber the live ones: neither is ever reused, so without this a long in-process run
+    /// grows its memory and its scans (`info`, `stats`, `to_json`) with every add ever made,
+    /// not with the population. Amortized O(1) per add.
+    pub(crate) fn compact_indexes_when_sparse(&mut self) {
+        const SLACK: usize = 1024;
+        let sparse = |used: usize, live: usize| used > 2 * live + SLACK;
+        if sparse(self.population.slot_count(), self.population.len())
+            || self.islands.iter().any(|island| sparse(island.positions_used(), island.len()))
         {
-            return Ok(island);
-        }
-        let round_robin = self.island_in(scope, self.current_island);
-        match self.config.placement {
-            Placement::RoundRobin => Ok(round_robin),
-            Placement::ParentIsland => Ok(parent
-                .map(|slot| self.population.get(slot).program.island)
-                .filter(|&island| self.config.scope_islands(scope).contains(&island))
-                .unwrap_or(round_robin)),
-            Placement::Explicit => Err(Error::input(
-                "island",
-                "is required: this database uses explicit placement; pass the target island",
-            )),
+            self.compact_indexes();
         }
     }
 
-    /// What the seed skill's loop relies on without checking it: one initial program, and the same
-    /// metric names on every candidate (the mean of different metrics ranks nothing).
-    /// Metric names are compared with the parent's (else the best's): a child is scored like its
-    /// parent, and that costs no scan of the population.
-    /// In a several-target run, each target has its own initial program.
-    fn consistency_warnings(&self, request: &AddRequest, parent: Option<u32>, scope: Scope) -> Vec<String> {
-        let mut warnings = Vec::new();
-        let held = self.population.len_in(scope);
-        if request.is_seed() && held > 0 {
-            warnings.push(format!(
-                "the {} already holds {held} program{} and this is a second initial program (`seed`); \
-                 to continue the run, add candidates with --parentId from `sample`",
-                if scope.is_some() { "target" } else { "database" },
-                if held == 1 { "" } else { "s" }
-            ));
-        }
-        if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program)
-            && !reference.metrics.same_names(&request.metrics)
-        {
-            let list = |m: &crate::Metrics| {
-                m.iter().map(|(name, _)| name).collect::<BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(", ")
-            };
-            warnings.push(format!(
-                "metrics name [{}] but the stored programs use [{}]; score every candidate with the same metrics, or fitness compares unlike things",
-                list(&request.metrics),
-                list(&reference.metrics)
-            ));
-        }
-        warnings
-    }
-
-    /// `best`: the best program, or `None` for an empty database.
-    pub fn best(&self) -> Option<BestProgram> {
-        self.best.map(|slot| BestProgram::from(&self.population.get(slot).program))
-    }
-
-    /// `best` of one target of a several-target run (the most recent among exact ties, as
-    /// exploitation picks); `None` is the whole run's.
-    pub fn best_for(&self, target: Option<&str>) -> Result<Option<BestProgram>> {
-        match self.config.scope_of("target", target)? {
-            None => Ok(self.best()),
-            scope => {
-                Ok(self.population_best_recent(scope).map(|slot| BestProgram::from(&self.population.get(slot).program)))
+    /// `compact_indexes`: renumbers slots and join positions densely. Every relative order (the
+    /// file's, the islands' join order, the rankings' tie-breaks) stays as it was, so nothing a
+    /// caller sees changes; a database read from its file is built this way in the first place.
+    pub(crate) fn compact_indexes(&mut self) {
+        let members: Vec<Vec<u32>> = self.islands.iter().map(|island| island.members().collect()).collect();
+        let (population, remap) = std::mem::take(&mut self.population).compacted();
+        self.population = population;
+        for (island, members) in members.into_iter().enumerate() {
+            self.islands[island] = Island::default();
+            for old in members {
+                let slot = remap[old as usize];
+                let record = self.population.get(slot);
+                let (fitness, timestamp) = (record.fitness, record.program.timestamp);
+                self.join_island(slot, island as u32, fitness, timestamp);
             }
         }
+        self.best = self.best.map(|slot| remap[slot as usize]);
     }
 
-    /// `info`: the seed CLI's summary. The initial program is the first with `iterationFound == 0`.
-    pub fn info(&self) -> Info {
-        let best = self.best.map(|slot| &self.population.get(slot).program);
-        let seed = self.seed_program();
-        Info {
-            is_empty: self.is_empty(),
-            last_iteration: self.last_iteration,
-            program_count: self.len(),
-            best_program_id: best.map(|p| p.id.clone()),
-            best_metrics: best.map(|p| p.metrics.clone()),
-            seed_code_path: seed.map(|p| p.code_path.clone()),
-            seed_target_code: seed.map(|p| p.target_code.clone()),
-        }
+    pub(crate) fn seed_program(&self) -> Option<&Program> {
+        self.programs().find(|p| p.iteration_found == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AddRequest, Metrics};
+
+    fn config() -> Config {
+        Config::from_json(
+            r#"{"numIslands": 3, "maxIslandSize": 8, "migrationInterval": 5, "archiveSize": 2, "features": [
+                 {"kind": "metric", "metric": "speed", "min": 0, "max": 1, "bins": 3}, {"kind": "island"}]}"#,
+        )
+        .unwrap()
     }
 
-    /// The database as text: `database.json` (exactly `JSON.stringify(db, null, 2)`), the family
-    /// tree as Mermaid or ASCII, or the playbook's population markdown.
-    ///
-    /// ```
-    /// use evodb_core::{Config, Database, ExportFormat};
-    /// let db = Database::new(Config::default(), 1).unwrap();
-    /// assert_eq!(db.export(ExportFormat::Json), db.to_json());
-    /// ```
-    pub fn export(&self, format: ExportFormat) -> String {
-        match format {
-            ExportFormat::Json => self.to_json(),
-            ExportFormat::Mermaid => self.lineage_mermaid(),
-            ExportFormat::Tree => self.lineage_tree(),
-            ExportFormat::Markdown => self.population_markdown(),
+    fn request(i: u64, parent: &str) -> AddRequest {
+        let score = (i * 2_654_435_761 % 1000) as f64 / 1000.0;
+        let mut request = AddRequest::seed(
+            format!("/c/{i}.py"),
+            format!("return {i}"),
+            Metrics::new([("score", score), ("speed", 1.0 - score)]).unwrap(),
+        );
+        request.parent_id = parent.into();
+        request
+    }
+
+    /// A run that compacts on its own (at the threshold) and one compacted after every add give
+    /// the same outcomes, samples and bytes; and the automatic one keeps its indexes bounded.
+    #[test]
+    fn compacting_indexes_changes_nothing_a_caller_sees() {
+        let mut auto = Database::new(config(), 3).unwrap();
+        let mut every = auto.clone();
+        let mut parent = String::from("0");
+        let adds = 6000;
+        for i in 0..adds {
+            let a = auto.add(request(i, &parent), i as f64).unwrap();
+            let b = every.add(request(i, &parent), i as f64).unwrap();
+            every.compact_indexes();
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "add {i}");
+            let (sa, sb) = (auto.sample(), every.sample());
+            assert_eq!(format!("{sa:?}"), format!("{sb:?}"), "sample after add {i}");
+            parent = sa.parent.map(|p| p.id.to_string()).unwrap_or_default();
+            let bound = 2 * auto.len() + 1024 + 1;
+            assert!(auto.population.slot_count() <= bound, "slots {} after add {i}", auto.population.slot_count());
+            if i % 500 == 0 {
+                assert_eq!(auto.to_json(), every.to_json(), "bytes after add {i}");
+                assert_eq!(auto.stats(), every.stats());
+            }
         }
+        assert_eq!(auto.to_json(), every.to_json());
+        assert!(auto.population.slot_count() < adds as usize / 2, "never compacted");
     }
 }

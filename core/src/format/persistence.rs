@@ -21,16 +21,16 @@ use crate::config::Config;
 use crate::config::cell_of;
 use crate::config::fitness_of;
 use crate::counters;
+use crate::database::CandidateLog;
+use crate::database::PendingItem;
+use crate::database::Program;
+use crate::database::{Database, MAX_SEED};
+use crate::database::{PrunedProgram, SampledItem};
 use crate::error::{Error, Result, parse_json};
 use crate::format::invariants::structural_problems;
 use crate::json_text::to_pretty_js;
 use crate::metrics::Metrics;
 use crate::rng::DetRng;
-use crate::state::CandidateLog;
-use crate::state::PendingItem;
-use crate::state::Program;
-use crate::state::{Database, MAX_SEED};
-use crate::state::{PrunedProgram, SampledItem};
 
 /// 2 added the candidate log, plan state and per-program `seq`/`status`/`operator`/`cell`;
 /// format 1 files load as if their candidates were all accepted.

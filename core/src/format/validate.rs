@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::api::ROOT_PARENT_ID;
 use crate::config::Config;
 use crate::config::fitness_of;
+use crate::database::Database;
 use crate::format::invariants::{candidate_problems, island_problems, listed_ids, program_problems};
 use crate::format::persistence::{StoredDatabase, parse_stored, restore};
-use crate::state::Database;
 
 impl Database {
     /// Checks a `database.json` text and lists every problem found (empty: the file is sound).

@@ -11,9 +11,9 @@
 use serde::Deserialize;
 
 use crate::api::{AddRequest, NoteRequest};
+use crate::database::Database;
 use crate::error::{Error, Result};
 use crate::json_text::to_compact_js;
-use crate::state::Database;
 
 /// A history line's kind: `{"event": "added", …}`.
 #[derive(Deserialize)]

@@ -10,8 +10,8 @@ pub use timeline::Replay;
 
 mod catch_up;
 
+use crate::database::{Database, Event};
 use crate::error::{Error, Result};
-use crate::state::{Database, Event};
 
 impl Database {
     /// Rebuilds a database from its events (the first must be `created`), re-running every input

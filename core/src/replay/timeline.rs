@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use super::{created, rerun};
 use crate::api::AddRequest;
+use crate::database::{Database, Event, Program};
 use crate::error::{Error, Result};
 use crate::ranking::is_better;
-use crate::state::{Database, Event, Program};
 
 const NO_HISTORY: &str = "No history.ndjson: the programs of database.json are re-inserted in iterationFound order. \
 Programs pruned before the file was saved are not in it, so migrations and evictions are not shown.";

@@ -3,8 +3,8 @@
 
 use crate::api::Status;
 use crate::config::cell_label;
-use crate::state::Database;
-use crate::state::Program;
+use crate::database::Database;
+use crate::database::Program;
 
 impl Database {
     /// The `## 🧬 Population` section of the AlphaEvolve strategy's state file. Candidates are numbered by

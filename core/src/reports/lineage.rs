@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::api::Lineage;
 use crate::api::ROOT_PARENT_ID;
-use crate::state::Database;
-use crate::state::Program;
+use crate::database::Database;
+use crate::database::Program;
 
 impl Database {
     /// The lineage of a live program; `None` when no live program has that id.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::api::{CellStats, IslandStats, Stats, TargetStats};
 use crate::config::cell_count;
-use crate::state::Database;
+use crate::database::Database;
 
 impl Database {
     /// `stats`. Means are summed in join/insertion order, so they are bit-identical on every face.

@@ -2,9 +2,9 @@
 //! item carries the most recent ones (`recent_notes`), bounded by `config.notes`.
 
 use crate::api::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
+use crate::database::Database;
+use crate::database::Event;
 use crate::error::Result;
-use crate::state::Database;
-use crate::state::Event;
 
 /// Notes kept at most; the oldest go first. Enough for a long run's lessons, small enough that
 /// the database stays quick to rewrite.

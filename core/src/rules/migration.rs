@@ -2,9 +2,9 @@
 
 use crate::config::MigrationMode;
 use crate::config::cell_of;
-use crate::state::Database;
-use crate::state::Event;
-use crate::state::Program;
+use crate::database::Database;
+use crate::database::Event;
+use crate::database::Program;
 
 impl Database {
     /// `should_migrate`: `max(islandGenerations) − lastMigrationGeneration ≥ migrationInterval`.

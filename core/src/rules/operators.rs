@@ -3,7 +3,7 @@
 
 use crate::api::Operator;
 use crate::config::{OperatorWeights, Scope};
-use crate::state::Database;
+use crate::database::Database;
 
 /// One unit of work: the operator, the island the child belongs to, and the parents.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,10 +2,10 @@
 //! when it is planned, so an add naming the item lands there however the workers interleave.
 
 use crate::api::{Plan, PlanItem, SynergyItem, SynergyPart};
+use crate::database::Database;
+use crate::database::Event;
+use crate::database::PendingItem;
 use crate::error::{Error, Result};
-use crate::state::Database;
-use crate::state::Event;
-use crate::state::PendingItem;
 
 /// Most items one plan may hold, and most items left pending at once.
 const MAX_PLAN_ITEMS: u32 = 1_000;

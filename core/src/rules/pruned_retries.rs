@@ -8,8 +8,8 @@
 //! replay of the history (which prunes alike), answers the same way.
 
 use crate::api::AddRequest;
+use crate::database::{Database, Program, PrunedProgram};
 use crate::metrics::Metrics;
-use crate::state::{Database, Program, PrunedProgram};
 
 /// Most pruned programs remembered; the oldest go first. A retry comes seconds after its first
 /// attempt, while thousands of prunes would have to come between to forget it.

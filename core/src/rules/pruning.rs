@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::state::Database;
-use crate::state::Event;
+use crate::database::Database;
+use crate::database::Event;
 
 impl Database {
     /// `prune_to_capacity`: every island keeps `maxIslandSize` members. Without feature

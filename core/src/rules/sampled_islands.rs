@@ -15,7 +15,7 @@
 
 use crate::api::{AddRequest, Operator};
 use crate::config::Scope;
-use crate::state::{Database, SampledItem};
+use crate::database::{Database, SampledItem};
 
 /// Most operator samples remembered unanswered; the oldest go first. A loop answers each sample
 /// with one add; the bound only matters for samples nobody answers (an agent that gave up).

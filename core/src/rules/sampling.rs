@@ -4,10 +4,10 @@ use smallvec::SmallVec;
 
 use crate::api::{Inspiration, Sample, SampledParent};
 use crate::config::{InspirationScope, Scope};
+use crate::database::Database;
+use crate::database::Event;
 use crate::error::Result;
 use crate::rng::Ranks;
-use crate::state::Database;
-use crate::state::Event;
 
 impl Database {
     /// Draws a parent and inspirations. Draw order (it is part of the format): the exploration
@@ -126,7 +126,7 @@ impl Database {
     /// `empty_island_fallback`: the initial program, else any program, else none. Within a
     /// target, its initial program is its oldest of generation 0.
     pub(crate) fn empty_island_fallback(&mut self, scope: Scope) -> Option<u32> {
-        let initial = |p: &crate::state::Program| match scope {
+        let initial = |p: &crate::database::Program| match scope {
             None => p.iteration_found == 0,
             Some(_) => p.generation == 0,
         };

@@ -2,8 +2,8 @@
 
 use crate::api::StopVerdict;
 use crate::config::Scope;
+use crate::database::Database;
 use crate::error::Result;
-use crate::state::Database;
 
 impl Database {
     /// `should_stop`: the first rule that holds, checked in this order — the best fitness reached

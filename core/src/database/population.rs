@@ -8,9 +8,9 @@ use std::sync::Arc;
 use rustc_hash::FxBuildHasher;
 
 use crate::config::Scope;
+use crate::database::Program;
 use crate::live_order::LiveOrder;
 use crate::ranking::{RankKey, Ranking};
-use crate::state::Program;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Record {

@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use crate::api::{AddOutcome, AddRequest, Plan, Status};
 use crate::config::{cell_of, fitness_of};
+use crate::database::{Database, Event, HeldAnswer};
 use crate::error::{Error, Result};
 use crate::rng::DetRng;
-use crate::state::{Database, Event, HeldAnswer};
 
 use super::Planned;
 

@@ -11,7 +11,7 @@ use crate::api::NoteRequest;
 use crate::api::Operator;
 use crate::api::Status;
 use crate::config::Config;
-use crate::state::Database;
+use crate::database::Database;
 
 /// One event. Serialized with an `event` tag: `{"event": "added", …}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

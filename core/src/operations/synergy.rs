@@ -3,8 +3,8 @@
 
 use crate::api::{AddOutcome, AddRequest, Status, SynergyResult};
 use crate::config::Scope;
+use crate::database::{Database, Event};
 use crate::error::{Error, Result};
-use crate::state::{Database, Event};
 
 use super::Planned;
 

@@ -11,7 +11,7 @@ use crate::bindings::WithStore;
 use crate::embedded::{self, InPlaceCode};
 use crate::engine_config::engine_config;
 use crate::error::HostError;
-use crate::files::Files;
+use crate::storage::Files;
 use crate::population;
 
 /// Bounds on every component call.

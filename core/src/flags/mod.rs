@@ -4,10 +4,10 @@
 //! checks ([`crate::Config::from_json`], [`crate::AddRequest::from_json`]).
 
 mod add;
-mod config;
+mod init;
 
 pub use add::{AddCommand, AddFlags, add_request_from_flags};
-pub use config::{ConfigFile, ConfigFlags, config_from_flags};
+pub use init::{ConfigFile, ConfigFlags, config_from_flags};
 
 /// Why the flags make no request: a usage error (a flag's form, exit 2) or bad input (a value
 /// that is not JSON, exit 1).

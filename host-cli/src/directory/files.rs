@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Access, DATABASE_FILE, DatabaseDir, PREVIOUS_FILE, remove_stale_temps, temp_name};
 use crate::error::HostError;
-use crate::files::{Files, FilesError, History};
+use crate::storage::{Files, FilesError, History};
 use crate::history::HISTORY_FILE;
 use evodb_safe_files::{describe_file_type, open_regular};
 

@@ -22,7 +22,7 @@ use postgres::{Client, NoTls};
 use std::any::Any;
 
 use crate::error::HostError;
-use crate::files::{Files, FilesError, History, Lineage, Position};
+use crate::storage::{Files, FilesError, History, Lineage, Position};
 pub use location::{Form, form, redact_passwords, shown_location};
 pub use url::PgUrl;
 

@@ -229,6 +229,34 @@ pub const NOTES: Command =
         .in_node()
         .positionals(DB_ONLY)
         .flags(NOTES_FLAGS);
+const PROMPT_FLAGS: &[Flag] = &[
+    Flag::of(
+        "from",
+        Value::InputFile,
+        "PATH",
+        "A sample or plan item as `sample`/`plan` printed it, or a whole plan with --item (- for standard input); \
+         left out, takes a new sample",
+    ),
+    Flag::text("item", "NAME", "The plan item of --from's plan to fill the prompt for"),
+    Flag::of("strategy", Value::Path, "DIR", "The filled playbook: its strategy.md and prompts/")
+        .default("evolve-output/strategy"),
+    Flag::of(
+        "context",
+        Value::InputFile,
+        "PATH",
+        "The context file that goes whole into the prompt (- for standard input)",
+    )
+    .default("evolve-output/context.md"),
+    Flag::text("candidatePath", "PATH", "Where the mutator writes the candidate").required(),
+    Flag::text("goal", "TEXT", "The goal, instead of the playbook's"),
+    Flag::text("targetName", "NAME", "The target's name, instead of the playbook's"),
+];
+pub const PROMPT: Command = Command::new(
+    "prompt",
+    "Fill the playbook's prompt for a sample or plan item: parents with fitness, inspirations best first, notes",
+)
+.positionals(DB_ONLY)
+.flags(PROMPT_FLAGS);
 pub const SHOULD_STOP: Command = Command::new(
     "should-stop",
     "Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)",

@@ -41,6 +41,10 @@ mod replay;
 pub use replay::Replay;
 mod database;
 mod reports;
+pub use reports::{
+    Handout, HandoutProgram, PLACEHOLDERS, PromptParts, check_prompt_template, problem_from_playbook,
+    prompt_template_name,
+};
 mod rules;
 pub mod simulation;
 

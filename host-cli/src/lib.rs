@@ -15,10 +15,10 @@ mod directory;
 pub mod embedded;
 mod engine_config;
 mod error;
-pub mod storage;
 pub mod history;
 pub mod postgres;
 mod runtime;
+pub mod storage;
 
 pub mod bindings {
     wasmtime::component::bindgen!({ world: "with-store", path: "../wit" });
@@ -29,5 +29,5 @@ pub use directory::{Access, DATABASE_FILE, DatabaseDir, DirectoryFiles};
 pub use error::HostError;
 /// The rule every file evodb opens follows (`evodb-safe-files`), for the binary's readers.
 pub use evodb_safe_files::{describe_file_type, open_regular};
-pub use storage::{Files, FilesError, History, NoFiles, Position};
 pub use runtime::{Host, Limits, State};
+pub use storage::{Files, FilesError, History, NoFiles, Position};

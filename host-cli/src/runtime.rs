@@ -11,8 +11,8 @@ use crate::bindings::WithStore;
 use crate::embedded::{self, InPlaceCode};
 use crate::engine_config::engine_config;
 use crate::error::HostError;
-use crate::storage::Files;
 use crate::population;
+use crate::storage::Files;
 
 /// Bounds on every component call.
 #[derive(Clone, Copy, Debug)]

@@ -37,6 +37,10 @@ pub enum Operator {
 }
 
 impl Operator {
+    /// Every operator, in the schedule's order.
+    pub const ALL: [Operator; 4] =
+        [Operator::Exploitation, Operator::Exploration, Operator::Crossover, Operator::Migration];
+
     pub fn name(self) -> &'static str {
         match self {
             Operator::Exploitation => "exploitation",

@@ -3,4 +3,10 @@
 
 mod export;
 mod lineage;
+mod prompt;
 mod stats;
+
+pub use prompt::{
+    Handout, HandoutProgram, PLACEHOLDERS, PromptParts, check_prompt_template, problem_from_playbook,
+    prompt_template_name,
+};

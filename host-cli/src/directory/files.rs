@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Access, DATABASE_FILE, DatabaseDir, PREVIOUS_FILE, remove_stale_temps, temp_name};
 use crate::error::HostError;
-use crate::storage::{Files, FilesError, History};
 use crate::history::HISTORY_FILE;
+use crate::storage::{Files, FilesError, History};
 use evodb_safe_files::{describe_file_type, open_regular};
 
 /// A database directory, as an instance may use it: read, and commit under its writer's lock.

@@ -1,5 +1,5 @@
 //! The native CLI's commands that are not database operations on a path: `copy`, `import`, `demo`,
-//! `view`, `serve`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
+//! `view`, `serve`, `mcp`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
 
 use crate::config_flags::RNG_SEED_ALIASES;
 use crate::database_commands::DB_PATH;
@@ -81,6 +81,16 @@ pub const SERVE: Command = Command::new(
     "dbPath",
     Value::Path,
     "The run to serve: a postgres:// URL with --run (or --store and --run); prints its socket, runs until stopped",
+)]);
+
+pub const MCP: Command = Command::new(
+    "mcp",
+    "Serve one run to an agent host over the Model Context Protocol (stdio): evodb's tools and evo-anything's evo_*",
+)
+.positionals(&[Positional::required(
+    "dbPath",
+    Value::Path,
+    "The run the tools act on: a database directory, or a postgres:// URL with --run (or --store and --run)",
 )]);
 
 pub const SKILL: Command =

@@ -273,7 +273,7 @@ pub fn answer(engine: Engine, argv: &[String], cwd: &Path, run: &PgRun) -> (Engi
         Ok(cli) => {
             let mut engine = engine;
             engine.store_args = cli.store;
-            let ctx = Context::holding(engine, answer);
+            let ctx = Context::holding(engine, answer, crate::cli::dispatch);
             let result = cli.command.run(&ctx);
             (ctx.into_engine().expect("the context holds the served engine"), result)
         }

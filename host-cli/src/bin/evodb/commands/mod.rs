@@ -14,6 +14,7 @@ pub mod import;
 pub mod info;
 pub mod init;
 pub mod lineage;
+pub mod mcp;
 pub mod note;
 pub mod notes;
 pub mod plan;

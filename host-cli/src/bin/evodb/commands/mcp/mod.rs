@@ -1,0 +1,108 @@
+//! `evodb mcp <dbPath>`: one run served to an agent host (Claude Code, Cursor, Windsurf, Codex)
+//! over the Model Context Protocol on stdio, through the official Rust SDK (`rmcp`).
+//!
+//! Two threads: the SDK's (a one-thread tokio runtime reading and writing the protocol) and this
+//! one, which owns the engine — it is not `Sync` — and answers the tool calls one at a time, in
+//! the order they arrive. So parallel calls from many workers are serialized here, and the run's
+//! lock protects it from every other process (`evodb view`, another `evodb mcp`, the CLI), as
+//! it does for any command: each tool runs the command it is named after, on the same stores,
+//! lock and history.
+//!
+//! The tools: evodb's own (`tools.rs`, each answering the JSON its command prints) and
+//! evo-anything's `evo_*` (`evo.rs`); `reference.rs` writes docs/mcp.md from the same types.
+
+mod evo;
+#[cfg(test)]
+mod reference;
+mod server;
+mod tools;
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use clap::ArgMatches;
+use serde_json::Value;
+
+use crate::context::Context;
+use crate::failure::Failure;
+use crate::matches::required;
+use crate::reply::Reply;
+
+
+#[derive(Debug)]
+pub struct Args {
+    pub db: PathBuf,
+}
+
+impl Args {
+    pub fn from_matches(m: &ArgMatches) -> Args {
+        Args { db: required(m, "dbPath") }
+    }
+
+    /// Serves until the client closes standard input; prints nothing on stdout but the protocol.
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        // Checked before serving: a mistyped location is a usage error, not a server that
+        // fails every call.
+        ctx.store.locate(&self.db)?;
+        let db = self.db.to_str().ok_or_else(|| Failure::Usage("<dbPath> is not valid UTF-8".into()))?.to_string();
+        let run = Run { ctx, db };
+        let (calls, jobs) = mpsc::channel::<server::Job>();
+        let protocol = std::thread::Builder::new()
+            .name("mcp-protocol".into())
+            .spawn(move || server::serve(calls))
+            .map_err(|e| Failure::Io(format!("cannot start the MCP server's thread: {e}")))?;
+        // Ends when the protocol thread ends, which drops the last sender.
+        for job in jobs {
+            let result = tools::call(&run, &job.name, job.arguments);
+            // The client may have gone (a cancelled call): nothing to answer.
+            let _ = job.answer.send(result);
+        }
+        match protocol.join() {
+            Ok(Ok(())) => Ok(Reply::default()),
+            Ok(Err(message)) => Err(Failure::Io(format!("the MCP connection failed: {message}"))),
+            Err(_) => Err(Failure::Internal("the MCP server's thread panicked".into())),
+        }
+    }
+}
+
+/// The run the tools act on: the command context and the run's location as a command's
+/// `<dbPath>` (a directory, or the PostgreSQL URL with the context's `--run`).
+pub struct Run<'a> {
+    pub ctx: &'a Context,
+    pub db: String,
+}
+
+impl Run<'_> {
+    /// Runs `evodb <command> <dbPath> <args…>` on this run, as the command line would; the
+    /// answer is the JSON the command prints, and its warnings.
+    pub fn command(&self, command: &str, args: &[String]) -> Result<Answer, Failure> {
+        let mut argv = vec!["evodb".to_string(), command.to_string(), self.db.clone()];
+        argv.extend(args.iter().cloned());
+        let reply = (self.ctx.dispatch)(self.ctx, &argv)?;
+        if let Some(failure) = reply.failure {
+            return Err(failure);
+        }
+        Ok(Answer { text: reply.stdout, warnings: reply.warnings })
+    }
+
+    /// [`Run::command`], its answer parsed.
+    pub fn json(&self, command: &str, args: &[String]) -> Result<(Value, Vec<String>), Failure> {
+        let answer = self.command(command, args)?;
+        let value = serde_json::from_str(&answer.text)
+            .map_err(|e| Failure::Internal(format!("`evodb {command}` printed no JSON: {e}")))?;
+        Ok((value, answer.warnings))
+    }
+}
+
+/// A tool's answer: JSON text (a command's stdout, or an `evo_*` answer) and warnings.
+#[derive(Debug, Default)]
+pub struct Answer {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
+
+impl Answer {
+    pub fn of(value: &Value, warnings: Vec<String>) -> Answer {
+        Answer { text: evodb_host::bridge::json(value), warnings }
+    }
+}

@@ -9,8 +9,8 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes, plan,
-    sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
+    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes,
+    plan, sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;

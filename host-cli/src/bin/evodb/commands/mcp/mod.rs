@@ -15,8 +15,10 @@ mod evo;
 #[cfg(test)]
 mod reference;
 mod server;
+mod session;
 mod tools;
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::mpsc;
 
@@ -25,9 +27,9 @@ use serde_json::Value;
 
 use crate::context::Context;
 use crate::failure::Failure;
+use crate::location::Location;
 use crate::matches::required;
 use crate::reply::Reply;
-
 
 #[derive(Debug)]
 pub struct Args {
@@ -43,9 +45,13 @@ impl Args {
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         // Checked before serving: a mistyped location is a usage error, not a server that
         // fails every call.
-        ctx.store.locate(&self.db)?;
-        let db = self.db.to_str().ok_or_else(|| Failure::Usage("<dbPath> is not valid UTF-8".into()))?.to_string();
-        let run = Run { ctx, db };
+        // A directory is made absolute: evo-anything's git mode runs its adds in the repository.
+        let db = match ctx.store.locate(&self.db)? {
+            Location::Directory(dir) => std::path::absolute(&dir).map_err(|e| Failure::Io(e.to_string()))?,
+            Location::Postgres(_) => self.db.clone(),
+        };
+        let db = db.to_str().ok_or_else(|| Failure::Usage("<dbPath> is not valid UTF-8".into()))?.to_string();
+        let run = Run { ctx, db, setup: RefCell::new(None) };
         let (calls, jobs) = mpsc::channel::<server::Job>();
         let protocol = std::thread::Builder::new()
             .name("mcp-protocol".into())
@@ -70,6 +76,8 @@ impl Args {
 pub struct Run<'a> {
     pub ctx: &'a Context,
     pub db: String,
+    /// evo-anything's setup between `evo_init` and `evo_register_targets`, before the run exists.
+    pub setup: RefCell<Option<session::Session>>,
 }
 
 impl Run<'_> {
@@ -83,6 +91,29 @@ impl Run<'_> {
             return Err(failure);
         }
         Ok(Answer { text: reply.stdout, warnings: reply.warnings })
+    }
+
+    /// The whole database (`evodb export`), parsed.
+    pub fn export(&self) -> Result<Value, Failure> {
+        self.json("export", &[]).map(|(value, _)| value)
+    }
+
+    /// `evodb init` with this config (written to a file of its own for `--config`, then removed).
+    pub fn init_with_config(&self, config: &Value) -> Result<(), Failure> {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!("evodb-mcp-config-{}-{nanos}.json", std::process::id()));
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| Failure::Io(format!("cannot write the run's config to {}: {e}", path.display())))?;
+        let written = std::io::Write::write_all(&mut file, config.to_string().as_bytes());
+        drop(file);
+        let result = written
+            .map_err(|e| Failure::Io(format!("cannot write the run's config: {e}")))
+            .and_then(|()| self.command("init", &[format!("--config={}", path.display())]));
+        let _ = std::fs::remove_file(&path);
+        result.map(|_| ())
     }
 
     /// [`Run::command`], its answer parsed.

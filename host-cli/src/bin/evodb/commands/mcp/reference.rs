@@ -11,8 +11,11 @@ pub fn reference_markdown() -> String {
     for entry in table() {
         let schema = (entry.schema)();
         out.push_str(&format!("### `{}`\n\n{}\n\n", entry.name, entry.description));
-        let required: Vec<&str> =
-            schema.get("required").and_then(Value::as_array).map(|l| l.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|l| l.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         let properties = schema.get("properties").and_then(Value::as_object);
         match properties.filter(|p| !p.is_empty()) {
             None => out.push_str("No arguments.\n\n"),

@@ -43,7 +43,7 @@ pub struct Entry {
     call: fn(&Run, JsonObject) -> ToolResult,
 }
 
-fn entry<T: Tool>() -> Entry {
+pub fn entry<T: Tool>() -> Entry {
     Entry {
         name: T::NAME,
         description: T::DESCRIPTION,
@@ -481,10 +481,8 @@ impl Tool for Notes {
     const DESCRIPTION: &'static str = "The run's notes, newest first, by target and kind (`evodb notes`).";
     const READ_ONLY: bool = true;
     fn call(self, run: &Run) -> Result<Answer, Failure> {
-        let line = Line::default()
-            .flag("target", self.target)
-            .flag("kind", self.kind.map(name_of))
-            .flag("limit", self.limit);
+        let line =
+            Line::default().flag("target", self.target).flag("kind", self.kind.map(name_of)).flag("limit", self.limit);
         run.command("notes", &line.0)
     }
 }

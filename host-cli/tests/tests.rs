@@ -13,6 +13,7 @@ mod cli_engine;
 mod cli_git_mode;
 mod cli_hardening;
 mod cli_import;
+mod cli_mcp;
 mod cli_memory;
 mod cli_reliability;
 mod cli_sandbox;

@@ -289,7 +289,7 @@ pub enum Phase {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvoStep {
-    /// begin_generation | code_ready | policy_pass | policy_fail | fitness_ready | select | reflect_done.
+    /// What just happened: the step of the loop the caller finished.
     pub phase: Phase,
     /// The item's branch (code_ready, policy_pass, policy_fail, fitness_ready).
     #[serde(default)]

@@ -65,3 +65,24 @@ fn type_of(property: &Value, schema: &serde_json::Map<String, Value>) -> String 
         _ => "any".into(),
     }
 }
+
+const BEGIN: &str = "<!-- The tool reference below is generated from the tools' Rust types: \
+UPDATE_DOCS=1 cargo test -p evodb-host --bin evodb mcp::reference -->";
+const END: &str = "<!-- end of the generated tool reference -->";
+
+/// docs/mcp.md holds the reference generated from the same types `tools/list` serves; with
+/// `UPDATE_DOCS=1` the test writes it.
+#[test]
+fn docs_mcp_md_holds_the_generated_reference() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/mcp.md");
+    let text = std::fs::read_to_string(&path).expect("docs/mcp.md");
+    let start = text.find(BEGIN).expect("docs/mcp.md has the reference's first marker");
+    let end = text.find(END).expect("docs/mcp.md has the reference's last marker");
+    let generated = format!("{BEGIN}\n\n{}{END}", reference_markdown());
+    let updated = format!("{}{generated}{}", &text[..start], &text[end + END.len()..]);
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, updated).unwrap();
+    } else {
+        assert!(text == updated, "docs/mcp.md's tool reference is stale: run UPDATE_DOCS=1 cargo test -p evodb-host --bin evodb mcp::reference");
+    }
+}

@@ -63,7 +63,8 @@ fn tool(name: &str, arguments: Value) -> Value {
 fn both_protocol_versions_are_negotiated() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("db");
-    for (asked, answered) in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25")] {
+    for (asked, answered) in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25")]
+    {
         let answers = session(&db, asked, &[json!({"method": "tools/list"})]);
         assert_eq!(answers[&1]["result"]["protocolVersion"], answered, "{answers:?}");
         let tools = answers[&2]["result"]["tools"].as_array().unwrap();
@@ -82,16 +83,31 @@ fn bad_calls_are_tool_errors_naming_the_argument_and_change_nothing() {
         (tool("plan", json!({})), "missing field `n`"),
         (tool("plan", json!({"n": -1})), "argument `n`"),
         (tool("plan", json!({"n": 2, "size": 2})), "unknown field `size`"),
-        (tool("add", json!({"parentId": "x", "metrics": {"s": 1}, "changes": "c"})), "missing required argument: codePath"),
-        (tool("add", json!({"codePath": "f", "targetCode": "x", "parentId": "x", "metrics": [1], "changes": "c"})), "`metrics`"),
-        (tool("add", json!({"codePath": "f", "targetCode": "x", "parentId": "x", "metrics": {"s": "NaN"}, "changes": "c"})), "metrics"),
+        (
+            tool("add", json!({"parentId": "x", "metrics": {"s": 1}, "changes": "c"})),
+            "missing required argument: codePath",
+        ),
+        (
+            tool("add", json!({"codePath": "f", "targetCode": "x", "parentId": "x", "metrics": [1], "changes": "c"})),
+            "`metrics`",
+        ),
+        (
+            tool(
+                "add",
+                json!({"codePath": "f", "targetCode": "x", "parentId": "x", "metrics": {"s": "NaN"}, "changes": "c"}),
+            ),
+            "metrics",
+        ),
         (tool("note", json!({"kind": "gossip", "text": "t"})), "argument `kind`"),
         (tool("lineage", json!({"programId": "--help"})), "lineage"),
         (tool("sample", json!({"target": "nope"})), "nope"),
         (tool("evo_step", json!({"phase": "fly"})), "argument `phase`"),
         (tool("evo_step", json!({"phase": "select"})), "evo_init"),
         (tool("evo_report_seed", json!({"fitness": 1})), "evo_init"),
-        (tool("evo_init", json!({"repo_path": tmp.path(), "benchmark_cmd": "b", "objective": "max"})), "evo_init did not start"),
+        (
+            tool("evo_init", json!({"repo_path": tmp.path(), "benchmark_cmd": "b", "objective": "max"})),
+            "evo_init did not start",
+        ),
         (tool("no_such_tool", json!({})), "no tool `no_such_tool`"),
     ];
     let requests: Vec<Value> = cases.iter().map(|(r, _)| r.clone()).collect();

@@ -19,6 +19,7 @@ mod cli_reliability;
 mod cli_sandbox;
 mod cli_seed_compat;
 mod cli_serve;
+mod cli_setup;
 mod cli_stores;
 mod cli_trial;
 mod cli_trial_worktree;

@@ -10,7 +10,7 @@ use clap::ArgMatches;
 
 use crate::commands::{
     add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes,
-    plan, sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
+    plan, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -58,6 +58,7 @@ pub enum Command {
     Import(import::Args),
     Serve(serve::Args),
     Mcp(mcp::Args),
+    Setup(setup::Args),
 }
 
 impl Command {
@@ -91,6 +92,7 @@ impl Command {
             Command::Import(args) => args.run(ctx),
             Command::Serve(args) => args.run(ctx),
             Command::Mcp(args) => args.run(ctx),
+            Command::Setup(args) => args.run(ctx),
         }
     }
 }
@@ -149,6 +151,7 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "notes" => Command::Notes(notes::Args::from_matches(m)),
         "serve" => Command::Serve(serve::Args::from_matches(m)),
         "mcp" => Command::Mcp(mcp::Args::from_matches(m)),
+        "setup" => Command::Setup(setup::Args::from_matches(m, env.home.clone())),
         "copy" => Command::Copy(copy::Args::from_matches(m)),
         "import" => Command::Import(import::Args::from_matches(m)),
         "skill" => Command::Skill(skill::Args::from_matches(m)),

@@ -21,6 +21,7 @@ pub mod plan;
 pub mod sample;
 pub mod seed;
 pub mod serve;
+pub mod setup;
 pub mod should_stop;
 pub mod skill;
 pub mod stats;

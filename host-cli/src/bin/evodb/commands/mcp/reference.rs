@@ -83,6 +83,9 @@ fn docs_mcp_md_holds_the_generated_reference() {
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, updated).unwrap();
     } else {
-        assert!(text == updated, "docs/mcp.md's tool reference is stale: run UPDATE_DOCS=1 cargo test -p evodb-host --bin evodb mcp::reference");
+        assert!(
+            text == updated,
+            "docs/mcp.md's tool reference is stale: run UPDATE_DOCS=1 cargo test -p evodb-host --bin evodb mcp::reference"
+        );
     }
 }

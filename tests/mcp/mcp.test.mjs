@@ -254,11 +254,21 @@ test("evo-anything: two generations, four parallel workers, a restart between se
     assert.equal(gen1.generation, 1);
     assert.ok(gen1.items.length >= 1 && gen1.items.length <= 4);
     const results = await Promise.all(gen1.items.map((item, i) =>
-      worker(client, repo, item, (wt) => fs.writeFileSync(path.join(wt, "model.py"), `def compute(x):\n    return x${" + 1".repeat(3 + i)}\n`))));
-    assert.ok(results.every((r) => r.success), JSON.stringify(results));
+      worker(client, repo, item, (wt) => {
+        fs.writeFileSync(path.join(wt, "model.py"), `def compute(x):\n    return x${" + 1".repeat(3 + i)}\n`);
+        // The first worker also edits the benchmark, and its PolicyAgent misses it: the engine's
+        // own policy check (git mode) records it as rejected when the fitness is reported.
+        if (i === 0) fs.writeFileSync(path.join(wt, "benchmark.py"), "print(1000)\n");
+      })));
+    assert.deepEqual(
+      { success: results[0].success, rejected: results[0].rejected, reason: results[0].reason, is_new_best: results[0].is_new_best },
+      { success: false, rejected: true, reason: "Protected file modified: 'benchmark.py'", is_new_best: false },
+    );
+    assert.ok(results.slice(1).every((r) => r.success), JSON.stringify(results));
     const selected = await call(client, "evo_step", { phase: "select" });
     assert.equal(selected.action, "reflect");
     assert.equal(selected.best_obj, 2 + gen1.items.length);
+    assert.ok(selected.eliminate.includes(gen1.items[0].branch), JSON.stringify(selected));
     const lineage = await call(client, "evo_get_lineage", { branch: selected.best_branch });
     assert.equal(lineage.ancestors.at(-1), "seed-baseline", JSON.stringify(lineage));
     const end = await call(client, "evo_step", { phase: "reflect_done" });

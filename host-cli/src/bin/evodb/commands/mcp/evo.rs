@@ -564,10 +564,12 @@ fn fitness_ready(
     let mut value = json!({"action": "worker_done", "branch": branch, "fitness": fitness, "success": success,
         "is_new_best": is_new_best, "total_evals": total});
     // The engine's own policy check (git mode) refused the commit: say so, as policy_fail would.
-    if let Some(policy) = warnings.iter().find(|w| w.contains("policy")) {
+    if let Some(policy) = warnings.iter().find_map(|w| w.strip_prefix("policy: ")) {
+        let reason = policy.split(" in commit ").next().unwrap_or(policy);
         value["success"] = Value::Bool(false);
+        value["is_new_best"] = Value::Bool(false);
         value["rejected"] = Value::Bool(true);
-        value["reason"] = Value::from(policy.clone());
+        value["reason"] = Value::from(reason);
     }
     answer(value)
 }

@@ -5,7 +5,7 @@
 // parallel workers — branches and commits in worktrees, a protected file edited (policy_fail), a
 // crashing candidate, a cache hit, selection, the server restarted between `select` and
 // `reflect_done`, and `done` when the budget is spent — each answer checked against the seed's
-// phase reference; then `evodb validate` reads the run.
+// phase reference; then `evodb validate` and the playground's server (`evodb view`) read the run.
 //
 //   node --test tests/mcp/        (EVODB_BIN overrides target/release/evodb)
 import test from "node:test";
@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -281,4 +281,19 @@ test("evo-anything: two generations, four parallel workers, a restart between se
   const validate = cli(["validate", db], dir);
   assert.equal(validate.status, 0, validate.stderr);
   assert.ok(cli(["export", db], dir).stdout.includes(`"branch"`));
+  // The playground's server hands the run to the page: database.json and its history.
+  const view = spawn(EVODB, ["view", db, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      view.stdout.once("data", (chunk) => resolve(chunk.toString().split("\n")[0].trim()));
+      view.once("exit", (code) => reject(new Error(`evodb view exited with ${code}`)));
+    });
+    assert.match(url, /\?run=\/run\/$/);
+    const database = await (await fetch(new URL("/run/database.json", url))).json();
+    assert.ok(Object.values(database.programs).some((p) => p.branch?.startsWith("gen-1/")), "the playground sees generation 1");
+    const history = await (await fetch(new URL("/run/history.ndjson", url))).text();
+    assert.ok(history.trim().split("\n").length >= 10, "the history holds every add");
+  } finally {
+    view.kill();
+  }
 });

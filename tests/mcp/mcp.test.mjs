@@ -297,3 +297,55 @@ test("evo-anything: two generations, four parallel workers, a restart between se
     view.kill();
   }
 });
+
+test("evo-anything with two targets: impact weights, freeze and boost, the cache check, a synergy round", { skip }, async () => {
+  const dir = scratch("targets");
+  const repo = path.join(dir, "repo");
+  fs.mkdirSync(repo);
+  git(repo, "init", "-q");
+  fs.writeFileSync(path.join(repo, "a.py"), "A = 1\n");
+  fs.writeFileSync(path.join(repo, "b.py"), "B = 1\n");
+  git(repo, "add", ".");
+  git(repo, "commit", "-qm", "baseline");
+  git(repo, "tag", "seed-baseline");
+  const client = await connect(path.join(dir, "db"), dir);
+  try {
+    await call(client, "evo_init", { repo_path: repo, benchmark_cmd: "python3 bench.py", objective: "min", max_fe: 40, batch_size: 4, synergy_interval: 1 });
+    await call(client, "evo_report_seed", { fitness: 10 });
+    const registered = await call(client, "evo_register_targets", { targets: [{ id: "a", file: "a.py", impact: "high" }, { id: "b", file: "b.py", impact: "low" }] });
+    assert.deepEqual(registered.targets.map((t) => t.weight), [3, 1]);
+    const gen0 = await call(client, "evo_step", { phase: "begin_generation" });
+    assert.deepEqual(gen0.items.map((i) => i.target_id).sort(), ["a", "a", "a", "b"], "3:1 by impact");
+    assert.deepEqual(gen0.synergy.parts.map((p) => [p.target_id, p.branch]), [["a", "seed-baseline"], ["b", "seed-baseline"]]);
+    for (const [i, item] of gen0.items.entries()) {
+      const wt = path.join(dir, `wt${i}`);
+      git(repo, "worktree", "add", "-q", "-b", item.branch, wt, item.parent_branches[0]);
+      fs.writeFileSync(path.join(wt, item.target_file), `${item.target_id.toUpperCase()} = ${i + 2}\n`);
+      git(wt, "commit", "-qam", "variant");
+      assert.equal((await call(client, "evo_check_cache", { code_hash: item.branch })).cached, false);
+      const done = await call(client, "evo_step", { phase: "fitness_ready", branch: item.branch, fitness: 9 - i, success: true });
+      assert.equal(done.success, true, JSON.stringify(done));
+      const again = await call(client, "evo_check_cache", { code_hash: item.branch });
+      assert.deepEqual([again.cached, again.fitness, again.branch], [true, 9 - i, item.branch]);
+    }
+    const selected = await call(client, "evo_step", { phase: "select" });
+    assert.equal(selected.best_obj, 6, "min: the lowest fitness is the best");
+    const synergy = await call(client, "evo_record_synergy", { branch: selected.best_branch, fitness: 5 });
+    assert.deepEqual(synergy.target_ids, ["a", "b"]);
+    assert.equal((await client.callTool({ name: "evo_record_synergy", arguments: { branch: selected.best_branch, fitness: 5 } })).isError, true, "recorded once");
+
+    await call(client, "evo_freeze_target", { target_id: "b" });
+    const frozen = await client.callTool({ name: "evo_freeze_target", arguments: { target_id: "a" } });
+    assert.equal(frozen.isError, true, "every target frozen is refused");
+    const gen1 = await call(client, "evo_step", { phase: "reflect_done" });
+    assert.ok(gen1.items.every((i) => i.target_id === "a"), JSON.stringify(gen1.items));
+    const boosted = await call(client, "evo_boost_target", { target_id: "b" });
+    assert.deepEqual([boosted.frozen, boosted.boosted], [false, true]);
+    const status = await call(client, "evo_get_status");
+    assert.deepEqual([status.frozen, status.boosted, status.waiting.length], [[], ["b"], gen1.items.length]);
+    const lineage = await call(client, "evo_get_lineage", { branch: gen1.items[0].parent_branches[0] });
+    assert.deepEqual(lineage.ancestors, ["seed-baseline"]);
+  } finally {
+    await client.close();
+  }
+});

@@ -7,8 +7,6 @@
 //! as a note (`session.rs`), so a restarted server resumes mid-generation. No rule is decided
 //! here: each phase reads the engine's answer and words it as evo-anything does.
 
-use std::collections::BTreeMap;
-
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -794,6 +792,16 @@ impl Tool for EvoRecordSynergy {
             ))
         })?;
         let name = synergy["name"].as_str().unwrap_or_default().to_string();
+        let parts: Vec<String> = synergy["parts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p["target"].as_str().map(str::to_string))
+            .collect();
+        let targets = self.target_ids.clone().unwrap_or(parts);
+        for id in &targets {
+            session.target(id)?;
+        }
         let commit = session.resolve(&self.branch)?;
         let mut line = Line::default()
             .flag("codePath", Some(format!("{commit}:synergy")))
@@ -801,7 +809,7 @@ impl Tool for EvoRecordSynergy {
             .flag("planItem", Some(&name))
             .flag("parentId", Some(evodb_core::ROOT_PARENT_ID))
             .flag("metrics", Some(json!({"fitness": self.fitness})))
-            .flag("changes", Some(format!("synergy of {}", self.target_ids.clone().unwrap_or_default().join(", "))));
+            .flag("changes", Some(format!("synergy of {}", targets.join(", "))));
         if !self.success {
             line = line.flag("status", Some("error")).flag("reason", Some("the synergy candidate failed"));
         }
@@ -809,8 +817,7 @@ impl Tool for EvoRecordSynergy {
         let mut session = session;
         session.synergy = None;
         session.save(run)?;
-        let by_target: BTreeMap<String, Value> = session.targets.iter().map(|t| (t.id.clone(), Value::Null)).collect();
         answer(json!({"status": "recorded", "item": name, "branch": self.branch, "fitness": self.fitness,
-            "program_id": outcome["id"], "targets": by_target.keys().collect::<Vec<_>>()}))
+            "success": self.success, "program_id": outcome["id"], "target_ids": targets}))
     }
 }

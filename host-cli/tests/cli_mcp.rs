@@ -10,14 +10,20 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::Stdio;
 
+use cli::postgres::Cluster;
 use cli::{bytes, evodb, seed_args};
 use serde_json::{Value, json};
 
 /// Runs `evodb mcp <db>`, sends `initialize` (at `version`), `initialized` and `requests` (ids from 2),
 /// and returns every answer by id once all have come.
 fn session(db: &Path, version: &str, requests: &[Value]) -> BTreeMap<u64, Value> {
+    session_on(&["mcp", db.to_str().unwrap()], version, requests)
+}
+
+/// [`session`] with `evodb`'s arguments given (`mcp --store URL --run NAME`).
+fn session_on(args: &[&str], version: &str, requests: &[Value]) -> BTreeMap<u64, Value> {
     let mut child = cli::command()
-        .args(["mcp", db.to_str().unwrap()])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -148,4 +154,30 @@ fn parallel_calls_are_all_answered_on_one_run() {
     // What the playground reads: the history has every add.
     let history = String::from_utf8(bytes(&db.join("history.ndjson"))).unwrap();
     assert!(history.lines().count() >= 25);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
+fn a_postgres_run_is_served_as_a_directory_is() {
+    let Some(cluster) = Cluster::start() else { return };
+    let url = cluster.url();
+    let store = ["--store", url.as_str(), "--run", "mcp-run"];
+    let mut args = vec!["mcp"];
+    args.extend(store);
+    let requests = [
+        tool("seed", json!({"codePath": "f.py", "targetCode": "x = 1", "metrics": {"score": 0.5}})),
+        tool("best", json!({})),
+        tool("plan", json!({"n": "x"})),
+    ];
+    let answers = session_on(&args, "2025-11-25", &requests);
+    let seeded = &answers[&2]["result"]["structuredContent"];
+    assert!(seeded["id"].is_string(), "{answers:?}");
+    let best_text = answers[&3]["result"]["content"][0]["text"].as_str().unwrap();
+    let mut best = vec!["best"];
+    best.extend(store);
+    assert_eq!(best_text, evodb(&best).stdout.trim_end(), "the tool answers what the CLI prints");
+    assert_eq!(answers[&4]["result"]["isError"], true);
+    let mut validate = vec!["validate"];
+    validate.extend(store);
+    assert_eq!(evodb(&validate).code, 0);
 }

@@ -33,7 +33,7 @@ export default [
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ["www/tests/**/*.mjs", "www/bench/**/*.mjs", "skill/**/*.mjs", "wasm/tests/*.mjs", "wasm/benches/*.mjs", "wasm/examples/**/*.mjs", "host-cli/benches/**/*.mjs", "tests/*.mjs", "eslint.config.js"],
+    files: ["www/tests/**/*.mjs", "www/bench/**/*.mjs", "skill/**/*.mjs", "wasm/tests/*.mjs", "wasm/benches/*.mjs", "wasm/examples/**/*.mjs", "host-cli/benches/**/*.mjs", "tests/*.mjs", "tests/mcp/*.mjs", "eslint.config.js"],
     languageOptions: { globals: globals.node },
   },
   {

@@ -62,6 +62,10 @@ node --test www/tests/ 2>&1 | tee -a "$log"
 # The skill: the Node drop-in db-cli.mjs (seed shapes, 8 × 50 parallel adds, bad input) and the
 # scripted end-to-end loop through `evodb` and `evodb trial`.
 node --test skill/tests/ 2>&1 | tee -a "$log"
+# `evodb mcp` under the official MCP TypeScript SDK's client: tools/list, evodb's tools, and two
+# generations of evo-anything's evo_step on a scratch git repository; the Claude Code plugin.
+# The plugin is validated by the Claude Code CLI from npm (pinned; it works offline once fetched).
+EVODB_CLAUDE_BIN="npx -y @anthropic-ai/claude-code@2.1.197" node --test tests/mcp/ 2>&1 | tee -a "$log"
 # The component under Python's wasmtime package.
 "$venv/bin/pytest" -q -s wasm/tests/python 2>&1 | tee -a "$log"
 

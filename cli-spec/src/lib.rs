@@ -18,7 +18,7 @@ use database_commands::{
     ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, PROMPT, SAMPLE, SEED, SHOULD_STOP,
     STATS, VALIDATE,
 };
-use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, IMPORT, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
+use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, HOST_SETUP, IMPORT, MCP, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
 
 /// The sandbox's limits; every command takes them (the Node drop-in keeps them as far as Node can).
 const GLOBAL_FLAGS: &[Flag] = &[
@@ -121,6 +121,8 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         DEMO,
         VIEW,
         SERVE,
+        MCP,
+        HOST_SETUP,
         COPY,
         IMPORT,
         PLAN,

@@ -1,5 +1,5 @@
 //! The native CLI's commands that are not database operations on a path: `copy`, `import`, `demo`,
-//! `view`, `serve`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
+//! `view`, `serve`, `mcp`, `trial`, `apply` and `skill install`. The Node drop-in offers none of them.
 
 use crate::config_flags::RNG_SEED_ALIASES;
 use crate::database_commands::DB_PATH;
@@ -82,6 +82,41 @@ pub const SERVE: Command = Command::new(
     Value::Path,
     "The run to serve: a postgres:// URL with --run (or --store and --run); prints its socket, runs until stopped",
 )]);
+
+pub const MCP: Command = Command::new(
+    "mcp",
+    "Serve one run to an agent host over the Model Context Protocol (stdio): evodb's tools and evo-anything's evo_*",
+)
+.positionals(&[Positional::required(
+    "dbPath",
+    Value::Path,
+    "The run the tools act on: a database directory, or a postgres:// URL with --run (or --store and --run)",
+)]);
+
+const SETUP_FLAGS: &[Flag] = &[
+    Flag::of(
+        "project",
+        Value::Path,
+        "DIR",
+        "Write the project's configuration in DIR (its MCP config, agents or rules, skill); the user's when left out",
+    ),
+    Flag::text("db", "PATH", "The run the registered server serves, relative to where the host starts it")
+        .default("evolve-output/database"),
+    Flag::switch("dryRun", "Print what would be written, and where, and write nothing"),
+];
+
+pub const HOST_SETUP: Command = Command::new(
+    "setup",
+    "Register `evodb mcp` with an agent host and add evo-anything's agents and the skill, merging into its config",
+)
+.subcommands(&[
+    Command::new("claude-code", "Claude Code: .mcp.json (or ~/.claude.json), .claude/agents, commands and skills")
+        .flags(SETUP_FLAGS),
+    Command::new("cursor", "Cursor: .cursor/mcp.json (or ~/.cursor/mcp.json) and .cursor/rules").flags(SETUP_FLAGS),
+    Command::new("windsurf", "Windsurf: ~/.codeium/windsurf/mcp_config.json and .windsurf/rules").flags(SETUP_FLAGS),
+    Command::new("codex", "Codex: [mcp_servers.evodb] in .codex/config.toml (or ~/.codex/config.toml) and AGENTS.md")
+        .flags(SETUP_FLAGS),
+]);
 
 pub const SKILL: Command =
     Command::new("skill", "Install the evodb-evolve skill: `evodb skill install .claude/skills/evodb-evolve`")

@@ -9,8 +9,8 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, note, notes, plan,
-    prompt, sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
+    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes,
+    plan, prompt, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -58,6 +58,8 @@ pub enum Command {
     Copy(copy::Args),
     Import(import::Args),
     Serve(serve::Args),
+    Mcp(mcp::Args),
+    Setup(setup::Args),
 }
 
 impl Command {
@@ -91,8 +93,18 @@ impl Command {
             Command::Copy(args) => args.run(ctx),
             Command::Import(args) => args.run(ctx),
             Command::Serve(args) => args.run(ctx),
+            Command::Mcp(args) => args.run(ctx),
+            Command::Setup(args) => args.run(ctx),
         }
     }
+}
+
+/// Runs a command line on a context already open (`evodb mcp`'s tools): parsed as `main` parses
+/// one, with no environment, and run on `ctx`'s engine, sandbox and store (`argv`'s global flags
+/// play no part).
+pub fn dispatch(ctx: &Context, argv: &[String]) -> Result<Reply, Failure> {
+    let cli = parse(argv, &Environment::default()).map_err(|e| Failure::Usage(e.render().to_string()))?;
+    cli.command.run(ctx)
 }
 
 /// Parses the command line, with the environment's stand-ins for flags left out; the error is
@@ -141,6 +153,8 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "notes" => Command::Notes(notes::Args::from_matches(m)),
         "prompt" => Command::Prompt(prompt::Args::from_matches(m)),
         "serve" => Command::Serve(serve::Args::from_matches(m)),
+        "mcp" => Command::Mcp(mcp::Args::from_matches(m)),
+        "setup" => Command::Setup(setup::Args::from_matches(m, env.home.clone())),
         "copy" => Command::Copy(copy::Args::from_matches(m)),
         "import" => Command::Import(import::Args::from_matches(m)),
         "skill" => Command::Skill(skill::Args::from_matches(m)),

@@ -16,22 +16,27 @@ use crate::session::{Engine, SandboxArgs};
 /// `main`, the one dispatcher, so that `serve` needs to know no other command.
 pub type Answer = fn(Engine, request: &Request, run: &PgRun) -> (Engine, Result<Reply, Failure>);
 
+/// How `evodb mcp` runs a command line (`["evodb", "best", db, …]`) on its own context, so that a
+/// tool answers exactly what the command prints. Given by `main` for the same reason as [`Answer`].
+pub type Dispatch = fn(&Context, argv: &[String]) -> Result<Reply, Failure>;
+
 pub struct Context {
     pub sandbox: SandboxArgs,
     pub store: StoreArgs,
     pub answer: Answer,
+    pub dispatch: Dispatch,
     engine: OnceCell<Engine>,
 }
 
 impl Context {
-    pub fn new(sandbox: SandboxArgs, store: StoreArgs, answer: Answer) -> Context {
-        Context { sandbox, store, answer, engine: OnceCell::new() }
+    pub fn new(sandbox: SandboxArgs, store: StoreArgs, answer: Answer, dispatch: Dispatch) -> Context {
+        Context { sandbox, store, answer, dispatch, engine: OnceCell::new() }
     }
 
     /// A context on an engine already started (the one `evodb serve` keeps warm).
-    pub fn holding(engine: Engine, answer: Answer) -> Context {
+    pub fn holding(engine: Engine, answer: Answer, dispatch: Dispatch) -> Context {
         let (sandbox, store) = (engine.sandbox.clone(), engine.store_args.clone());
-        Context { sandbox, store, answer, engine: OnceCell::from(engine) }
+        Context { sandbox, store, answer, dispatch, engine: OnceCell::from(engine) }
     }
 
     /// The engine with the component loaded, started on first use.

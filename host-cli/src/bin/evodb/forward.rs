@@ -327,7 +327,7 @@ pub fn answer(engine: Engine, request: &Request, run: &PgRun) -> (Engine, Result
         Ok((command, store)) => {
             let mut engine = engine;
             engine.store_args = store;
-            let ctx = Context::holding(engine, answer);
+            let ctx = Context::holding(engine, answer, crate::cli::dispatch);
             let result = command.run(&ctx);
             (ctx.into_engine().expect("the context holds the served engine"), result)
         }

@@ -123,6 +123,8 @@ pub struct Environment {
     pub run: Option<String>,
     /// `EVODB_SERVE=off`: never hand a command to `evodb serve`.
     pub serve_off: bool,
+    /// `HOME`: where `evodb setup` finds a host's user configuration.
+    pub home: Option<std::path::PathBuf>,
 }
 
 impl Environment {
@@ -131,6 +133,7 @@ impl Environment {
             store: std::env::var_os("EVODB_STORE").filter(|value| !value.is_empty()),
             run: std::env::var("EVODB_RUN").ok().filter(|run| !run.is_empty()),
             serve_off: std::env::var_os("EVODB_SERVE").is_some_and(|value| value == "off"),
+            home: std::env::var_os("HOME").filter(|value| !value.is_empty()).map(Into::into),
         }
     }
 }

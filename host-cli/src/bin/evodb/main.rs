@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     if let Some(output) = forward::forward(&cli) {
         return print(&output, &argv, &env);
     }
-    let ctx = Context::new(cli.sandbox, cli.store, forward::answer);
+    let ctx = Context::new(cli.sandbox, cli.store, forward::answer, cli::dispatch);
     print(&Output::of(cli.command.run(&ctx)), &argv, &env)
 }
 

@@ -519,3 +519,33 @@ pub(crate) fn pruned_retry() -> Vec<Vector> {
         ops,
     )]
 }
+
+/// Issue 37 (noise, vector 71): with `stopping.noiseMargin` 0.05, new bests within the margin
+/// (0.52, then 0.54 over 0.52) do not reset patience, so the run stops for stagnation where the
+/// seed-exact rule (vector 50) would go on; a gain beyond the margin (0.7) resets it. The best
+/// itself still moves on every gain.
+pub(crate) fn noise_margin() -> Vec<Vector> {
+    let config = json!({"stopping": {"patience": 3, "noiseMargin": 0.05}});
+    let ops = vec![
+        add(req("p0", "0", 0.5), T0),
+        add(req("p1", "p0", 0.52), T0 + 1.0),
+        op("shouldStop"),
+        add(req("p2", "p1", 0.54), T0 + 2.0),
+        op("shouldStop"),
+        op("reload"),
+        add(req("p3", "p2", 0.7), T0 + 3.0),
+        op("shouldStop"),
+        add(req("p4", "p3", 0.71), T0 + 4.0),
+        add(req("p5", "p3", 0.6), T0 + 5.0),
+        add(req("p6", "p3", 0.72), T0 + 6.0),
+        op("shouldStop"),
+        op("best"),
+    ];
+    vec![vector(
+        "stop-patience-ignores-noise",
+        "should-stop: a new best within stopping.noiseMargin of the old does not reset patience; one beyond it \
+         does; the best moves either way",
+        config,
+        ops,
+    )]
+}

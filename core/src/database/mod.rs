@@ -203,9 +203,9 @@ impl Database {
         self.emit_archive_change(archive_before);
         self.compact_indexes_when_sparse();
 
-        let improved = best_before.is_none_or(|before| fitness > before);
+        let improved = self.beats_by_noise_margin(fitness, best_before);
         self.count_evaluation(improved);
-        self.count_target_evaluation(scope, target_best_before.is_none_or(|before| fitness > before));
+        self.count_target_evaluation(scope, self.beats_by_noise_margin(fitness, target_best_before));
         self.candidates.remember(status, Some(island));
         if let Some(hash) = hash {
             self.candidates.cache.insert(hash, CachedResult { id: id.clone(), metrics: metrics.clone() });

@@ -15,8 +15,8 @@ pub use markdown::to_markdown;
 pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 use database_commands::{
-    ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, SAMPLE, SEED, SHOULD_STOP, STATS,
-    VALIDATE,
+    ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, REMEASURE, SAMPLE, SEED, SHOULD_STOP,
+    STATS, VALIDATE,
 };
 use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, IMPORT, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
 
@@ -127,6 +127,7 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         SHOULD_STOP,
         NOTE,
         NOTES,
+        REMEASURE,
         SKILL,
         STRATEGY,
         TRIAL,

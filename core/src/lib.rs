@@ -46,8 +46,8 @@ mod state;
 pub use api::{
     AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
     MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem,
-    PolicyVerdict, ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart,
-    SynergyResult, TargetStats, branch_problem, commit_problem,
+    PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent, Stats, Status, StopVerdict,
+    SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use config::{
     Config, ConfigFile, ConfigFlags, Direction, FeatureDim, FitnessSpec, FlagError, InspirationScope, IslandSpec,

@@ -150,7 +150,11 @@ fn repeat_reports_the_median_score_and_the_spread() {
     assert_eq!(benchmark["score"], 0.5, "{out}");
     assert_eq!(benchmark["repeat"], 5);
     let score = &benchmark["spread"]["score"];
-    assert_eq!((&score["median"], &score["min"], &score["max"], &score["mad"]), (&0.5.into(), &0.1.into(), &0.9.into(), &0.02.into()), "{score}");
+    assert_eq!(
+        (&score["median"], &score["min"], &score["max"], &score["mad"]),
+        (&0.5.into(), &0.1.into(), &0.9.into(), &0.02.into()),
+        "{score}"
+    );
     assert_eq!(score["values"], serde_json::json!([0.5, 0.9, 0.1, 0.52, 0.48]));
     assert_eq!(benchmark["spread"]["seconds"]["values"].as_array().unwrap().len(), 5);
     assert_eq!(out["combined"], 0.5);

@@ -14,6 +14,7 @@ mod cli_git_mode;
 mod cli_hardening;
 mod cli_import;
 mod cli_memory;
+mod cli_noise;
 mod cli_reliability;
 mod cli_sandbox;
 mod cli_seed_compat;

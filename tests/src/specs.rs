@@ -405,5 +405,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::engine_specs::sampled_placement())
     .chain(crate::engine_specs::pruned_retry())
     .chain(crate::engine_specs::noise_margin())
+    .chain(crate::engine_specs::remeasure())
     .collect()
 }

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::state::{CachedResult, Database, Event, Program, code_hash};
 
 mod batches;
+mod remeasure;
 mod synergy;
 
 /// A planned add's item: its index in `pending`, island and operator.
@@ -171,6 +172,7 @@ impl Database {
             branch: request.branch.map(Arc::from),
             commit: request.commit.map(Arc::from),
             target: self.config.target_id(scope).map(Arc::from),
+            measurements_if_several: None,
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();

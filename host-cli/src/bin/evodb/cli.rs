@@ -10,7 +10,7 @@ use clap::ArgMatches;
 
 use crate::commands::{
     add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, note, notes, plan,
-    sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
+    remeasure, sample, seed, serve, should_stop, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -49,6 +49,7 @@ pub enum Command {
     ShouldStop(should_stop::Args),
     Note(note::Args),
     Notes(notes::Args),
+    Remeasure(remeasure::Args),
     Skill(skill::Args),
     Strategy(strategy::Args),
     Trial(trial::Args),
@@ -81,6 +82,7 @@ impl Command {
             Command::ShouldStop(args) => args.run(ctx),
             Command::Note(args) => args.run(ctx),
             Command::Notes(args) => args.run(ctx),
+            Command::Remeasure(args) => args.run(ctx),
             Command::Skill(args) => args.run(ctx),
             Command::Strategy(args) => args.run(ctx),
             Command::Trial(args) => args.run(ctx),
@@ -137,6 +139,7 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "should-stop" => Command::ShouldStop(should_stop::Args::from_matches(m)),
         "note" => Command::Note(note::Args::from_matches(m)),
         "notes" => Command::Notes(notes::Args::from_matches(m)),
+        "remeasure" => Command::Remeasure(remeasure::Args::from_matches(m)),
         "serve" => Command::Serve(serve::Args::from_matches(m)),
         "copy" => Command::Copy(copy::Args::from_matches(m)),
         "import" => Command::Import(import::Args::from_matches(m)),

@@ -17,6 +17,7 @@ pub mod lineage;
 pub mod note;
 pub mod notes;
 pub mod plan;
+pub mod remeasure;
 pub mod sample;
 pub mod seed;
 pub mod serve;

@@ -250,10 +250,13 @@ fn judge_scores_combine_with_the_benchmark() {
     assert_eq!(out["judge"]["raw"], 7);
     assert_eq!(out["benchmark"]["score"], 0.5);
     assert!((out["combined"].as_f64().unwrap() - 0.6).abs() < 1e-12, "{out}");
+    assert_eq!(out["combinedOf"], "benchmark and judge");
     let out = f.trial(&["--test", SWAPPED, "--judge", "judge.txt"]).json();
     assert_eq!(out["combined"], 0.7, "the judge alone");
+    assert_eq!(out["combinedOf"], "judge");
     let out = f.trial(&["--test", "false", "--judge", "judge.txt"]).json();
     assert_eq!((&out["passed"], &out["combined"]), (&Value::Bool(false), &Value::Null), "no score when tests fail");
+    assert_eq!(out["combinedOf"], Value::Null);
     f.assert_restored("judge");
 }
 

@@ -66,10 +66,15 @@ pub const STOPPING_RULES: &[Flag] = &[
     Flag::text("scoreThreshold", "X", "Stop once the best fitness reaches this"),
     Flag::text("patience", "N", "Stop after this many evaluations without a new best"),
     Flag::text("maxRounds", "N", "Stop after this many plan batches"),
+    Flag::text(
+        "noiseMargin",
+        "X",
+        "For --patience: a new best resets the count only when it beats the old by more than X (default 0)",
+    ),
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<25>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<26>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
     &[FITNESS, DIRECTION, FEATURES, OPERATORS, DEDUPE],

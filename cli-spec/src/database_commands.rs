@@ -175,7 +175,11 @@ pub const STATS: Command =
 pub const VALIDATE: Command =
     Command::new("validate", "Check that the database loads and holds together; exit 1 with the problems when not")
         .in_node()
-        .positionals(DB_ONLY);
+        .positionals(DB_ONLY)
+        .flags(&[Flag::switch(
+            "history",
+            "Also replay history.ndjson and compare it with database.json: programs, metrics, best, config, notes",
+        )]);
 pub const EXPORT: Command = Command::new(
     "export",
     "Print the whole database (json), its family tree (mermaid, tree) or the AlphaEvolve strategy's markdown",
@@ -257,6 +261,31 @@ pub const PROMPT: Command = Command::new(
 )
 .positionals(DB_ONLY)
 .flags(PROMPT_FLAGS);
+pub const REMEASURE: Command = Command::new(
+    "remeasure",
+    "Fold a new measurement of a live program into its metrics (their running mean) and re-rank it",
+)
+.long_about(REMEASURE_LONG_ABOUT)
+.in_node()
+.positionals(DB_ONLY)
+.flags(&[
+    Flag::text("id", "ID", "The live program measured again, e.g. the best's id").required(),
+    Flag::text("metrics", "JSON", r#"The new measurement: the same metrics its add reported, e.g. '{"score": 0.41}'"#)
+        .required(),
+]);
+const REMEASURE_LONG_ABOUT: &str = "\
+Fold a new measurement of a live program into its metrics and re-rank it.
+
+A benchmark's timing is noisy: one lucky run can make a program the best, and one unlucky run
+can reject a better candidate. Run the benchmark of the program in question again (e.g. the
+incumbent best before rejecting a close challenger, with `evodb trial --repeat N`) and record it
+here. Each metric becomes the running mean of every measurement (the add's included); the
+program keeps its id, island and lineage, and `measurements` in database.json counts them. Its
+fitness, the best program, the elite archive and the MAP-Elites cell follow the new metrics.
+A re-measurement is no new candidate: the evaluation budget and `patience` do not count it.
+It is recorded in history.ndjson as a `remeasured` event, so the history replays it.
+
+Prints {\"id\", \"metrics\", \"measurements\", \"fitness\", \"previousFitness\", \"bestProgramId\"}.";
 pub const SHOULD_STOP: Command = Command::new(
     "should-stop",
     "Whether the budget or a stopping rule says the run is over (evoidea / evo-anything rules)",

@@ -211,6 +211,13 @@ pub const TRIAL: Command =
             "The key of the score when the benchmark prints a JSON object (`score` also reads `result`, then `value`)",
         )
         .default("score"),
+        Flag::of(
+            "repeat",
+            Value::U32,
+            "N",
+            "Run the benchmark N times and report the median score, with each metric's spread (min, max, MAD)",
+        )
+        .default("1"),
         TIMEOUT_SEC,
         Flag::of("judge", Value::Path, "FILE", r#"A file holding the LLM judge's answer, {"efficiency-score": 1-10}"#),
         Flag::of(
@@ -270,6 +277,11 @@ pass, --bench runs; its score is its stdout as JSON (the --scoreKey key, with th
 number; the whole stdout, else its last line), else the last number it prints; it must be finite
 and in [0, 1].
 
+--repeat N runs the benchmark N times, one after another (a run that fails ends the trial as
+above): \"score\" and \"seconds\" are then the runs' medians, and \"spread\" gives each metric's
+median, min, max, MAD (median absolute deviation) and values. Timings measured while other
+trials run on a small machine are not comparable: compare candidates measured alike.
+
 --judge names a file holding the LLM judge's answer, `{\"efficiency-score\": n}` with n from 1 to
 10 (prose or a code fence around the object is fine): its score is n / 10. It is checked
 before anything runs; an invalid answer exits 6 with {\"retry\": true, \"error\": …} on stdout,
@@ -279,8 +291,12 @@ Prints one JSON object:
   {\"passed\": true|false,                         the tests passed (true without --test)
    \"tests\": {\"exitCode\", \"signal\", \"seconds\", \"timedOut\", \"output\"} | null,
    \"benchmark\": {… the same, \"score\"} | null,     null when not given or the tests failed
+              with --repeat N > 1 also \"repeat\": N, \"spread\": {\"score\"|\"seconds\": {\"median\",
+              \"min\", \"max\", \"mad\", \"values\"}}
    \"judge\": {\"score\": 0.8, \"raw\": 8} | null,
-   \"combined\": x | null,   the mean of the benchmark and judge scores present; null if none or not passed
+   \"combined\": x | null,   the mean of the benchmark and judge scores present; null if none or not passed.
+                           Not the fitness: evodb ranks by the metrics you add (their mean by default)
+   \"combinedOf\": \"benchmark\"|\"judge\"|\"benchmark and judge\"|null,   what `combined` averages
    \"restored\": true,       your target is the original (in a worktree trial it was never touched)
    \"recovered\": bool,      a killed trial's backup or worktree was cleaned up first
    \"isolation\": \"worktree\"|\"inPlace\", \"worktree\": path | null,   where the commands ran

@@ -97,6 +97,7 @@ fn the_node_drop_in_offers_the_seed_clis_commands() {
         "should-stop",
         "note",
         "notes",
+        "remeasure",
     ];
     assert_eq!(node, expected);
 }

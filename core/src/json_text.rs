@@ -8,6 +8,22 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
+/// A computed figure as evodb shows it: `x` to 12 significant digits, so a mean or a difference
+/// prints as `0.79855`, not `0.7985500000000001` — far below any benchmark's resolution, and the
+/// same on every face (Rust's float formatting and parsing are exact wherever the core runs).
+///
+/// ```
+/// assert_eq!(evodb_core::json_text::shown(0.7985500000000001), 0.79855);
+/// assert_eq!(evodb_core::json_text::shown(0.1 + 0.2), 0.3);
+/// assert_eq!(evodb_core::json_text::shown(-1234.5), -1234.5);
+/// ```
+pub fn shown(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    format!("{x:.11e}").parse::<f64>().map_or(x, |rounded| rounded + 0.0)
+}
+
 /// serde_json's pretty or compact layout with JavaScript number formatting.
 struct JsNumbers<F>(F);
 

@@ -51,8 +51,8 @@ pub mod simulation;
 pub use api::{
     AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
     MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem,
-    PolicyVerdict, ROOT_PARENT_ID, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart,
-    SynergyResult, TargetStats, branch_problem, commit_problem,
+    PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent, Stats, Status, StopVerdict,
+    SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,

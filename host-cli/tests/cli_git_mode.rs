@@ -229,3 +229,29 @@ fn git_tidy_tags_the_best_and_deletes_only_the_branches_of_programs_gone() {
     assert_eq!(again["tagged"], Value::Null, "the tag exists already");
     assert_eq!(again["deleted"], serde_json::json!([]));
 }
+
+/// Issue 37: `git-tidy --dryRun` predicted the deletion of a branch checked out in a worktree,
+/// which the real run then refused. Both now keep it, with the same warning, and the dry run's
+/// answer is exactly the real run's.
+#[test]
+fn git_tidy_dry_run_predicts_the_real_run_for_a_branch_checked_out_in_a_worktree() {
+    let (repo, scratch, _) = setup();
+    let db = scratch.path().join("db");
+    assert_eq!(Run::from(command().arg("plan").arg(&db).arg("1").output().unwrap()).code, 0);
+    branch(&repo, "evo/r/gen-9/busy", "HEAD", &[&[("src/f.py", "busy = 1\n")]]);
+    branch(&repo, "evo/r/gen-9/stale", "HEAD", &[&[("src/f.py", "old = 1\n")]]);
+    let elsewhere = scratch.path().join("busy-worktree");
+    repo.git(&["worktree", "add", elsewhere.to_str().unwrap(), "evo/r/gen-9/busy"]);
+
+    let dry = tidy(&repo, &db, &["--dryRun"]);
+    let real = tidy(&repo, &db, &[]);
+    let (dry_out, real_out) = (dry.json(), real.json());
+    for key in ["deleted", "kept", "tagged"] {
+        assert_eq!(dry_out[key], real_out[key], "{key}: dry {dry_out} vs real {real_out}");
+    }
+    assert_eq!(real_out["deleted"], serde_json::json!(["evo/r/gen-9/stale"]));
+    assert_eq!(real_out["kept"], serde_json::json!(["evo/r/gen-9/busy"]));
+    assert!(dry.stderr.contains("kept `evo/r/gen-9/busy`: it is checked out"), "{dry:?}");
+    assert_eq!(dry.stderr, real.stderr, "the same warning either way");
+    assert!(branches(&repo).contains(&"evo/r/gen-9/busy".to_string()));
+}

@@ -136,6 +136,52 @@ fn passing_tests_then_the_benchmark_json_key() {
     f.assert_restored("passing");
 }
 
+/// Issue 37 (noise): `--repeat N` reports the median of N benchmark runs as the score, with the
+/// spread; one lucky or unlucky run moves neither the score nor the MAD.
+#[test]
+fn repeat_reports_the_median_score_and_the_spread() {
+    let f = fixture();
+    // The runs print 0.5, 0.9, 0.1, 0.52, 0.48 in turn (a counter file in the directory).
+    let bench = "n=$(cat runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > runs; \
+                 case $n in 1) echo 0.5;; 2) echo 0.9;; 3) echo 0.1;; 4) echo 0.52;; *) echo 0.48;; esac";
+    let out = f.trial(&["--test", SWAPPED, "--bench", bench, "--repeat", "5"]).json();
+    assert_eq!(fs::read_to_string(f.path("runs")).unwrap().trim(), "5", "the benchmark ran 5 times");
+    let benchmark = &out["benchmark"];
+    assert_eq!(benchmark["score"], 0.5, "{out}");
+    assert_eq!(benchmark["repeat"], 5);
+    let score = &benchmark["spread"]["score"];
+    assert_eq!(
+        (&score["median"], &score["min"], &score["max"], &score["mad"]),
+        (&0.5.into(), &0.1.into(), &0.9.into(), &0.02.into()),
+        "{score}"
+    );
+    assert_eq!(score["values"], serde_json::json!([0.5, 0.9, 0.1, 0.52, 0.48]));
+    assert_eq!(benchmark["spread"]["seconds"]["values"].as_array().unwrap().len(), 5);
+    assert_eq!(out["combined"], 0.5);
+    assert_eq!(out["combinedOf"], "benchmark", "combined without --judge says it is the benchmark's score");
+    f.assert_restored("repeat");
+
+    // One run is today's report: no spread.
+    let once = f.trial(&["--bench", "echo 0.25", "--repeat", "1"]).json();
+    assert_eq!(once["benchmark"]["score"], 0.25);
+    assert!(once["benchmark"].get("spread").is_none(), "{once}");
+    let zero = f.trial(&["--bench", "echo 0.25", "--repeat", "0"]);
+    assert_eq!(zero.code, 2, "{zero:?}");
+    assert!(zero.stderr.contains("--repeat 0"), "{zero:?}");
+}
+
+/// A failing run among the repeats fails the trial as a single failing benchmark does.
+#[test]
+fn repeat_stops_at_the_first_failing_run() {
+    let f = fixture();
+    let bench = "n=$(cat runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > runs; [ $n -lt 2 ] && echo 0.5 || exit 7";
+    let run = f.trial(&["--bench", bench, "--repeat", "4"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(fs::read_to_string(f.path("runs")).unwrap().trim(), "2", "no run after the failing one");
+    assert!(report(&run)["error"].as_str().unwrap().contains("exited with code 7"), "{run:?}");
+    f.assert_restored("repeat failing");
+}
+
 #[test]
 fn failing_tests_are_a_normal_outcome_and_skip_the_benchmark() {
     let f = fixture();
@@ -204,10 +250,13 @@ fn judge_scores_combine_with_the_benchmark() {
     assert_eq!(out["judge"]["raw"], 7);
     assert_eq!(out["benchmark"]["score"], 0.5);
     assert!((out["combined"].as_f64().unwrap() - 0.6).abs() < 1e-12, "{out}");
+    assert_eq!(out["combinedOf"], "benchmark and judge");
     let out = f.trial(&["--test", SWAPPED, "--judge", "judge.txt"]).json();
     assert_eq!(out["combined"], 0.7, "the judge alone");
+    assert_eq!(out["combinedOf"], "judge");
     let out = f.trial(&["--test", "false", "--judge", "judge.txt"]).json();
     assert_eq!((&out["passed"], &out["combined"]), (&Value::Bool(false), &Value::Null), "no score when tests fail");
+    assert_eq!(out["combinedOf"], Value::Null);
     f.assert_restored("judge");
 }
 

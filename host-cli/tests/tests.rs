@@ -15,6 +15,7 @@ mod cli_hardening;
 mod cli_import;
 mod cli_mcp;
 mod cli_memory;
+mod cli_noise;
 mod cli_prompt;
 mod cli_reliability;
 mod cli_sandbox;

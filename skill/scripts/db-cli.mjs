@@ -4,7 +4,7 @@
 // WebAssembly engine. Same commands, flags and one-line JSON on stdout as the seed's CLI and as the
 // native `evodb` CLI (whose exit codes it uses), safe under parallel workers:
 //
-//   writers (create, init, seed, add, sample, plan) hold an exclusive lock around the whole
+//   writers (create, init, seed, add, sample, plan, note, remeasure) hold an exclusive lock around the whole
 //   read-modify-write; database.json is replaced atomically (a new temp file, fsync, rename);
 //   history.ndjson gets the operation's events, one whole line each, so the history replays (an
 //   append that fails puts database.json back: a failed write stores nothing).
@@ -54,7 +54,7 @@ import {
   write,
 } from "./lib/store.mjs";
 
-/** @import { AddOutcome, AddRequest, ConfigFlags, Database as Db, NoteKind, NoteRequest } from "./evodb-wasm/evodb.js" */
+/** @import { AddOutcome, AddRequest, ConfigFlags, Database as Db, NoteKind, NoteRequest, RemeasureRequest } from "./evodb-wasm/evodb.js" */
 /**
  * The flags parseArgs returns (a flag's text; a repeatable flag's texts; a switch, true). Untyped
  * until lib/args.mjs, being rewritten, declares them.
@@ -153,6 +153,22 @@ async function noteCommand(dir, flags) {
 }
 
 /**
+ * `remeasure`: a new measurement of a live program folded into its metrics (their running mean).
+ * A missing database is an error: there is no program to measure, and nothing is created.
+ * @param {string} dir
+ * @param {Flags} flags
+ * @returns {Promise<Printed>}
+ */
+async function remeasureCommand(dir, flags) {
+  if (!hasDatabase(dir)) {
+    throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to remeasure; check the path`);
+  }
+  /** @type {RemeasureRequest} */
+  const request = { id: flags.id, metrics: parseMetrics(flags.metrics) };
+  return written(dir, (db) => ({ value: db.remeasure(request), save: true }), false);
+}
+
+/**
  * init's flags → the config object: the rule is the engine's (`configFromFlags`, the one
  * `evodb init` follows); only reading `--config` is done here.
  * @param {Flags} flags
@@ -229,7 +245,7 @@ async function run({ name, positionals, flags }) {
     case "stats":
       return JSON.stringify(read(dir, (db) => db.stats()));
     case "validate":
-      return validateCommand(dir);
+      return validateCommand(dir, Boolean(flags.history));
     case "export": {
       /** @type {Record<string, (db: Db) => string>} */
       const exporters = {
@@ -263,6 +279,8 @@ async function run({ name, positionals, flags }) {
       return JSON.stringify(read(dir, (db) => db.shouldStop(flags.target)));
     case "note":
       return noteCommand(dir, flags);
+    case "remeasure":
+      return remeasureCommand(dir, flags);
     case "notes": {
       const limit = flags.limit === undefined ? null : nonNegativeInteger("--limit", flags.limit, U32_MAX);
       const kind = /** @type {NoteKind | null} */ (flags.kind ?? null); // parseArgs checked it
@@ -296,12 +314,14 @@ function historyText(dir) {
 }
 
 /**
- * Every broken invariant of the stored file and every torn or non-JSON history line; invalid →
+ * Every broken invariant of the stored file and every torn or non-JSON history line (with
+ * `compareHistory`, also every disagreement between the history replayed and the file); invalid →
  * the problems on stdout, the first on stderr, exit 1. No database.json is nothing to validate
  * (exit 3): `{"valid": true}` there would pass a typo'd path.
  * @param {string} dir
+ * @param {boolean} compareHistory
  */
-function validateCommand(dir) {
+function validateCommand(dir, compareHistory) {
   if (!hasDatabase(dir)) {
     throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to validate; check the path`);
   }
@@ -310,13 +330,14 @@ function validateCommand(dir) {
   const text = readDatabaseText(dir);
   if (text === null) throw new Failure(EXIT.notFound, `no database at \`${dir}\` (no ${DATABASE_FILE}): nothing to validate; check the path`);
   const problems = [...Database.validate(text), ...historyProblems(dir)];
+  if (compareHistory && problems.length === 0) problems.push(...Database.compareHistory(text, historyText(dir)));
   checkTime();
   if (problems.length) {
     process.stdout.write(JSON.stringify({ valid: false, problems }) + "\n");
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more on stdout)` : "";
     throw badInput(`${problems[0]}${more}`);
   }
-  const db = load(text);
+  const db = load(text, dir);
   const info = engine(() => db.info());
   db.free();
   checkTime();

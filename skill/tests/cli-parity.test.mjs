@@ -52,6 +52,12 @@ const WRITTEN = [
   { args: ["plan", "{db}", "3", "--frozen", "1,2", "--boosted", "0"] },
   { args: ["plan", "{db}", "3", "--frozen", "1", "--frozen", "2"] },
   { args: ["should-stop", "{db}"] },
+  { args: ["init", "{new}", "--patience", "3", "--noiseMargin", "0.01"] },
+  { args: ["validate", "{db}", "--history"] },
+  { args: ["remeasure", "{db}", "--id", "{parent}", "--metrics", '{"score": 0.9}'] },
+  { args: ["remeasure", "{db}", "--id", "ghost", "--metrics", '{"score": 0.9}'] },
+  { args: ["remeasure", "{db}", "--id", "{parent}", "--metrics", '{"speed": 0.9}'] },
+  { args: ["remeasure", "{new}", "--id", "{parent}", "--metrics", '{"score": 0.9}'] },
   // --- usage errors (exit 2) ---
   { args: [] },
   { args: ["frobnicate", "{db}"] },

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { CLI, EVODB, addArgs, cli, env, haveFlock, haveNative, historyOf, native, noNative, root, runAsync, seedArgs, snapshot, tempDir } from "./helpers.mjs";
+import { CLI, EVODB, addArgs, cli, env, haveFlock, haveNative, historyOf, native, noNative, root, runAsync, seedArgs, snapshot, tempDir, warnings } from "./helpers.mjs";
 
 const FIXTURE = path.resolve(root, "tests/fixtures/seed-written/database.json");
 const engine = await import(pathToFileURL(path.join(root, "skill/scripts/evodb-wasm/evodb.js")).href);
@@ -125,7 +125,6 @@ test("the same steps give the same answers, files and exit codes as native evodb
     assert.equal(runs.node.code, runs.native.code, `exit code of ${label}`);
     if (clockFree) assert.deepEqual(withoutClock(JSON.parse(runs.node.stdout)), withoutClock(JSON.parse(runs.native.stdout)), label);
     else assert.equal(runs.node.stdout, runs.native.stdout, `stdout of ${label}`);
-    const warnings = (r) => r.stderr.split("\n").filter((l) => l.startsWith("warning:"));
     assert.deepEqual(warnings(runs.node), warnings(runs.native), `warnings of ${label}`);
     steps++;
     return runs.node;
@@ -247,6 +246,32 @@ test("a database written by the seed's own CLI loads, answers and stays the seed
     assert.notEqual(written.programs[added.id][key], undefined, `a new program carries the seed's ${key}`);
   }
   assert.deepEqual(historyOf(db).map((e) => e.event).filter((e) => e === "sampled" || e === "added"), ["sampled", "added"]);
+});
+
+// Issue 37: a database.json another tool rewrote without its `evodb` section is loud (once, on
+// stderr, naming what was lost) and `validate --history` says the history and the file disagree;
+// a seed file without a history stays silent (above).
+test("a database that lost its evodb section warns once and validate --history disagrees", (t) => {
+  const db = tempDir(t);
+  cli(["init", db, "--islands", "2", "--patience", "4"]).json();
+  const seeded = cli(seedArgs(db)).json();
+  cli(["note", db, "--kind", "lesson", "--text", "sets beat lists"]).json();
+  const remeasured = cli(["remeasure", db, "--id", seeded.id, "--metrics", '{"score": 0.5, "speed": 0.5}']).json();
+  assert.equal(remeasured.measurements, 2);
+  assert.equal(cli(["validate", db, "--history"]).json().valid, true, "the history replays the re-measurement");
+
+  const file = JSON.parse(fs.readFileSync(path.join(db, "database.json"), "utf8"));
+  delete file.evodb;
+  fs.writeFileSync(path.join(db, "database.json"), JSON.stringify(file, null, 2));
+  const info = cli(["info", db]);
+  assert.equal(info.code, 0, info.stderr);
+  const said = warnings(info);
+  assert.equal(said.length, 1, info.stderr);
+  for (const lost of ["no `evodb` section", "stopping rules (patience)", "1 note"]) assert.ok(said[0].includes(lost), `${lost}: ${said[0]}`);
+  const checked = cli(["validate", db, "--history"]);
+  assert.equal(checked.code, 1, checked.stderr);
+  assert.match(JSON.parse(checked.stdout).problems[0], /no `evodb` section/);
+  if (haveNative) assert.equal(native(["validate", db, "--history"]).stdout, checked.stdout);
 });
 
 // --- parallel writers ---------------------------------------------------------------------------

@@ -519,3 +519,66 @@ pub(crate) fn pruned_retry() -> Vec<Vector> {
         ops,
     )]
 }
+
+/// Issue 37 (noise, vector 71): with `stopping.noiseMargin` 0.05, new bests within the margin
+/// (0.52, then 0.54 over 0.52) do not reset patience, so the run stops for stagnation where the
+/// seed-exact rule (vector 50) would go on; a gain beyond the margin (0.7) resets it. The best
+/// itself still moves on every gain.
+pub(crate) fn noise_margin() -> Vec<Vector> {
+    let config = json!({"stopping": {"patience": 3, "noiseMargin": 0.05}});
+    let ops = vec![
+        add(req("p0", "0", 0.5), T0),
+        add(req("p1", "p0", 0.52), T0 + 1.0),
+        op("shouldStop"),
+        add(req("p2", "p1", 0.54), T0 + 2.0),
+        op("shouldStop"),
+        op("reload"),
+        add(req("p3", "p2", 0.7), T0 + 3.0),
+        op("shouldStop"),
+        add(req("p4", "p3", 0.71), T0 + 4.0),
+        add(req("p5", "p3", 0.6), T0 + 5.0),
+        add(req("p6", "p3", 0.72), T0 + 6.0),
+        op("shouldStop"),
+        op("best"),
+    ];
+    vec![vector(
+        "stop-patience-ignores-noise",
+        "should-stop: a new best within stopping.noiseMargin of the old does not reset patience; one beyond it \
+         does; the best moves either way",
+        config,
+        ops,
+    )]
+}
+
+/// Issue 37 (noise, vector 72): `remeasure` folds a new measurement into a live program's metrics
+/// (their running mean, `measurements` counted in the file): a lucky first measurement of p1
+/// made it the best; measured again it falls behind p0, so the best and the one-program elite
+/// archive move to p0, and the dedupe cache answers with the mean. The budget and patience do
+/// not count it; an unknown id and other metric names are refused and change nothing; the
+/// count survives a reload; the `remeasured` event is an input the history replays.
+pub(crate) fn remeasure() -> Vec<Vector> {
+    let remeasure = |id: &str, metrics: Value| json!({"op": "remeasure", "request": {"id": id, "metrics": metrics}});
+    let ops = vec![
+        add(req("p0", "0", 0.5), T0),
+        add(req("p1", "p0", 0.6), T0 + 1.0),
+        op("events"),
+        remeasure("p1", json!({"score": 0.3})),
+        op("events"),
+        op("best"),
+        remeasure("ghost", json!({"score": 0.3})),
+        remeasure("p0", json!({"speed": 0.3})),
+        op("reload"),
+        remeasure("p1", json!({"score": 0.3})),
+        add(with(req("p2", "p0", 0.6), "targetCode", json!("def f():\n    return 'p1'\n")), T0 + 2.0),
+        op("shouldStop"),
+        op("stats"),
+        op("snapshot"),
+    ];
+    vec![vector(
+        "remeasure-folds-the-running-mean",
+        "remeasure: a program measured again keeps the mean of its measurements; fitness, best, archive and \
+         dedupe cache follow; budget and patience do not count it; bad requests change nothing",
+        json!({"numIslands": 2, "archiveSize": 1, "dedupe": true, "stopping": {"patience": 5}}),
+        ops,
+    )]
+}

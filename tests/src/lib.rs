@@ -13,6 +13,7 @@
 //!            {"op": "validate", "text": "…"},
 //!            {"op": "policy", "changed": […], "target": "…", "protected": […] | null},
 //!            {"op": "note", "request": {…NoteRequest…}},
+//!            {"op": "remeasure", "request": {…RemeasureRequest…}},
 //!            {"op": "notes", "target": "…" | null, "kind": "…" | null, "limit": n | null} ],
 //!   "expected": { "results": [ {"ok": …} | {"error": "code"} ], "database": {…} }
 //!            | { "createError": "code" } }
@@ -31,12 +32,12 @@ pub mod wit_calls;
 use std::path::{Path, PathBuf};
 
 use evodb_core::json_text::{to_compact_js, to_pretty_js};
-use evodb_core::{AddRequest, Config, Database, ExportFormat, NoteKind, NoteRequest};
+use evodb_core::{AddRequest, Config, Database, ExportFormat, NoteKind, NoteRequest, RemeasureRequest};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 70;
+pub const VECTOR_COUNT: usize = 72;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,6 +98,8 @@ pub trait Face {
     fn note(&mut self, db: &mut Self::Db, request: &Value) -> Result<Value, String>;
     /// `kind` is a `NoteKind`'s name.
     fn notes(&mut self, db: &Self::Db, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value;
+    /// `request` is a `RemeasureRequest`'s JSON.
+    fn remeasure(&mut self, db: &mut Self::Db, request: &Value) -> Result<Value, String>;
 }
 
 /// A vector's note kind name as the core's enum.
@@ -173,6 +176,10 @@ impl Face for Native {
     fn notes(&mut self, db: &Database, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value {
         json!(db.notes(target, kind.map(note_kind), limit))
     }
+    fn remeasure(&mut self, db: &mut Database, request: &Value) -> Result<Value, String> {
+        let request = RemeasureRequest::from_json(&request.to_string()).map_err(|e| e.code().to_string())?;
+        db.remeasure(request).map(|out| json!(out)).map_err(|e| e.code().into())
+    }
 }
 
 /// What replaying a vector produced; `database_text` is the exact `to_json()` output.
@@ -230,6 +237,7 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
         }
         "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
         "note" => face.note(db, &op["request"]),
+        "remeasure" => face.remeasure(db, &op["request"]),
         "notes" => {
             Ok(face.notes(db, op["target"].as_str(), op["kind"].as_str(), op["limit"].as_u64().map(|n| n as u32)))
         }

@@ -404,5 +404,7 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::target_specs::all())
     .chain(crate::engine_specs::sampled_placement())
     .chain(crate::engine_specs::pruned_retry())
+    .chain(crate::engine_specs::noise_margin())
+    .chain(crate::engine_specs::remeasure())
     .collect()
 }

@@ -5,7 +5,7 @@
 //! needs no per-type code: it lowers arguments and lifts results generically, by the component's
 //! own types, and compares. `bless` writes the file; a test fails when it is stale.
 
-use evodb_core::{AddRequest, Database, Error, ExportFormat, Metrics, NoteRequest};
+use evodb_core::{AddRequest, Database, Error, ExportFormat, Metrics, NoteRequest, RemeasureRequest};
 use serde_json::{Map, Value, json};
 
 use crate::{Face, Native, Vector, replay_on};
@@ -232,6 +232,12 @@ impl Face for Recorder {
         let notes = db.notes(target, kind.map(crate::note_kind), limit);
         self.answer("[method]database.notes", vec![json!(target), json!(kind), json!(limit)], Ok(notes))
             .expect("infallible")
+    }
+    fn remeasure(&mut self, db: &mut Database, request: &Value) -> Result<Value, String> {
+        let parsed = RemeasureRequest::from_json(&request.to_string())
+            .unwrap_or_else(|e| panic!("a vector's remeasure request must parse to be sent over WIT: {e}"));
+        let outcome = db.remeasure(parsed.clone());
+        self.answer("[method]database.remeasure", vec![parsed.wit_json()], outcome)
     }
 }
 

@@ -18,6 +18,7 @@ pub mod git;
 mod interrupt;
 mod process;
 pub mod score;
+pub mod spread;
 mod worktree;
 
 use std::ffi::OsStr;
@@ -31,6 +32,7 @@ use serde_json::{Value, json};
 use self::files::{Paths, TargetLock};
 use self::process::Finished;
 use self::score::JudgeScore;
+use self::spread::Spread;
 use self::worktree::Worktree;
 pub use interrupt::INTERRUPTED_EXIT;
 
@@ -54,6 +56,8 @@ pub struct Spec {
     /// A command run before the tests (in the worktree, with the candidate in place).
     pub setup: Option<String>,
     pub isolation: Isolation,
+    /// How many times the benchmark runs (at least 1): the report's score is their median.
+    pub repeat: u32,
 }
 
 /// The code a trial puts in the target's place.
@@ -213,7 +217,8 @@ fn repository_for(target: &Path) -> Result<Option<PathBuf>, TrialError> {
 struct Ran {
     setup: Option<Finished>,
     tests: Option<Finished>,
-    bench: Option<Finished>,
+    /// Every benchmark run, in order (`--repeat`); empty when it did not run.
+    bench: Vec<Finished>,
     judge: Option<JudgeScore>,
     /// A killed trial's leftover (backup or worktree) was cleaned up first.
     recovered: bool,
@@ -362,9 +367,10 @@ fn check(spec: &Spec, paths: &Paths) -> Result<(Vec<u8>, Option<JudgeScore>), Tr
     Ok((candidate, judge))
 }
 
-type Commands = (Option<Finished>, Option<Finished>, Option<Finished>);
+type Commands = (Option<Finished>, Option<Finished>, Vec<Finished>);
 
-/// `--setup`, then `--test`, then (when the tests pass) `--bench`, in `cwd`.
+/// `--setup`, then `--test`, then (when the tests pass) `--bench` `repeat` times (stopping at
+/// the first run that fails), in `cwd`.
 fn run_commands(spec: &Spec, cwd: Option<&Path>, env: &[(&str, &OsStr)]) -> Result<Commands, TrialError> {
     let run = |flag: &str, command: &str| {
         process::run(command, cwd, spec.timeout, env)
@@ -385,34 +391,41 @@ fn run_commands(spec: &Spec, cwd: Option<&Path>, env: &[(&str, &OsStr)]) -> Resu
     }
     let tests = spec.test.as_deref().map(|command| run("--test", command)).transpose()?;
     if tests.as_ref().is_some_and(|t| !t.succeeded()) {
-        return Ok((setup, tests, None));
+        return Ok((setup, tests, Vec::new()));
     }
-    let bench = spec.bench.as_deref().map(|command| run("--bench", command)).transpose()?;
+    let mut bench = Vec::new();
+    if let Some(command) = spec.bench.as_deref() {
+        for _ in 0..spec.repeat.max(1) {
+            let run = run("--bench", command)?;
+            let failed = !run.succeeded();
+            bench.push(run);
+            if failed {
+                break;
+            }
+        }
+    }
     Ok((setup, tests, bench))
 }
 
 fn report(spec: &Spec, ran: Ran) -> Result<Value, TrialError> {
     let Ran { setup, tests, bench, judge, recovered, worktree, started } = ran;
     let passed = tests.as_ref().is_none_or(Finished::succeeded);
-    let bench_score = bench.as_ref().map(|b| benchmark_score(spec, b)).transpose();
-    let score = bench_score.as_ref().ok().copied().flatten();
-    let combined = match (passed, score, judge) {
-        (false, _, _) => None,
-        (true, Some(b), Some(j)) => Some((b + j.score) / 2.0),
-        (true, Some(b), None) => Some(b),
-        (true, None, Some(j)) => Some(j.score),
-        (true, None, None) => None,
+    let bench_scores = bench.iter().map(|b| benchmark_score(spec, b)).collect::<Result<Vec<f64>, _>>();
+    let score = bench_scores.as_ref().ok().and_then(|scores| spread::median(scores));
+    let (combined, combined_of) = match (passed, score, &judge) {
+        (false, _, _) => (None, None),
+        (true, Some(b), Some(j)) => (Some((b + j.score) / 2.0), Some("benchmark and judge")),
+        (true, Some(b), None) => (Some(b), Some("benchmark")),
+        (true, None, Some(j)) => (Some(j.score), Some("judge")),
+        (true, None, None) => (None, None),
     };
     let mut out = json!({
         "passed": passed,
         "tests": tests.as_ref().map(command_json),
-        "benchmark": bench.as_ref().map(|b| {
-            let mut value = command_json(b);
-            value["score"] = json!(score);
-            value
-        }),
+        "benchmark": benchmark_json(&bench, bench_scores.as_deref().ok(), score),
         "judge": judge.map(|j| json!({"score": j.score, "raw": j.raw})),
         "combined": combined,
+        "combinedOf": combined_of,
         "restored": true,
         "recovered": recovered,
         "isolation": if worktree.is_some() { "worktree" } else { "inPlace" },
@@ -423,7 +436,7 @@ fn report(spec: &Spec, ran: Ran) -> Result<Value, TrialError> {
     if let Some(setup) = &setup {
         out["setup"] = command_json(setup);
     }
-    match bench_score {
+    match bench_scores {
         Ok(_) => Ok(out),
         Err(mut err) => {
             out["error"] = json!(err.message);
@@ -431,6 +444,35 @@ fn report(spec: &Spec, ran: Ran) -> Result<Value, TrialError> {
             Err(err)
         }
     }
+}
+
+/// The benchmark's part of the report: its (last) run, with `score` the median of the runs'
+/// scores; after several runs (`--repeat`), `seconds` is their median too and `spread` gives
+/// each metric's median, min, max, MAD and values. `null` when it did not run.
+fn benchmark_json(runs: &[Finished], scores: Option<&[f64]>, score: Option<f64>) -> Value {
+    let Some(last) = runs.last() else { return Value::Null };
+    let mut value = command_json(last);
+    value["score"] = json!(score);
+    if runs.len() > 1 {
+        let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        let seconds_spread = Spread::of(&seconds).expect("several runs");
+        value["seconds"] = json!(round_to(seconds_spread.median, 1e3));
+        value["repeat"] = json!(runs.len());
+        let mut spread = json!({"seconds": seconds_spread.to_json(&seconds, |x| round_to(x, 1e3))});
+        if let Some(scores) = scores {
+            let score_spread = Spread::of(scores).expect("several runs");
+            spread["score"] = score_spread.to_json(scores, |x| round_to(x, 1e12));
+            value["score"] = json!(round_to(score_spread.median, 1e12));
+        }
+        value["spread"] = spread;
+    }
+    value
+}
+
+/// `x` rounded to `1 / scale` (seconds to the millisecond, scores to 12 decimals: no binary
+/// artefacts such as 0.020000000000000018 from a difference of two scores).
+fn round_to(x: f64, scale: f64) -> f64 {
+    (x * scale).round() / scale
 }
 
 fn how_it_ended(run: &Finished) -> String {

@@ -1,6 +1,6 @@
 //! The `Database` class: the core's database with camelCase methods and typed objects in and out.
 
-use evodb_core::{AddRequest, NoteKind, NoteRequest};
+use evodb_core::{AddRequest, NoteKind, NoteRequest, RemeasureRequest};
 use wasm_bindgen::prelude::*;
 
 use crate::{config_from, error, seed_from, stringify, to_js, to_js_error};
@@ -195,6 +195,20 @@ impl Database {
         to_js(&self.inner.note(request).map_err(to_js_error)?)
     }
 
+    /// `db.remeasure({id, metrics})`: folds a new measurement of live program `id` into its
+    /// metrics (their running mean, with the count in `measurements`) and re-ranks it.
+    ///
+    /// ```js
+    /// const { fitness, measurements } = db.remeasure({ id: best.id, metrics: { score: 0.41 } });
+    /// ```
+    pub fn remeasure(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RemeasureRequest")] request: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let request = RemeasureRequest::from_json(&stringify(&request)?).map_err(to_js_error)?;
+        to_js(&self.inner.remeasure(request).map_err(to_js_error)?)
+    }
+
     /// `db.notes(target?, kind?, limit?)`: the notes, newest first (a target's and the run-wide ones).
     ///
     /// ```js
@@ -255,5 +269,36 @@ impl Database {
     /// ```
     pub fn validate(text: &str) -> Vec<String> {
         evodb_core::Database::validate_json(text)
+    }
+
+    /// `Database.compareHistory(text, history)`: `history.ndjson` replayed and compared with a
+    /// `database.json` text; every disagreement, named (empty: they agree).
+    ///
+    /// ```js
+    /// const disagreements = Database.compareHistory(databaseText, historyText);
+    /// ```
+    #[wasm_bindgen(js_name = compareHistory)]
+    pub fn compare_history(text: &str, history: &str) -> Vec<String> {
+        evodb_core::Database::compare_history(text, history)
+    }
+
+    /// `db.noticeLostSection(history)`: after `fromJson`, when the file had no `evodb` section but
+    /// `history` (history.ndjson's text) holds evodb's events, a warning naming what was lost
+    /// joins `db.loadWarnings()`.
+    #[wasm_bindgen(js_name = noticeLostSection)]
+    pub fn notice_lost_section(&mut self, history: &str) {
+        self.inner.notice_lost_section(history);
+    }
+
+    /// `db.lacksEvodbSection()`: the file it was read from had no `evodb` section.
+    #[wasm_bindgen(js_name = lacksEvodbSection)]
+    pub fn lacks_evodb_section(&self) -> bool {
+        self.inner.lacks_evodb_section()
+    }
+
+    /// `db.loadWarnings()`: what loading noticed that the user should be told.
+    #[wasm_bindgen(js_name = loadWarnings)]
+    pub fn load_warnings(&self) -> Vec<String> {
+        self.inner.load_warnings().to_vec()
     }
 }

@@ -34,6 +34,7 @@ function apply(db, op) {
     case "events": return [db, db.takeEvents()];
     case "validate": return [db, Database.validate(op.text)];
     case "note": return [db, db.note(op.request)];
+    case "remeasure": return [db, db.remeasure(op.request)];
     case "notes": return [db, db.notes(op.target ?? null, op.kind ?? null, op.limit ?? null)];
     case "policy": return [db, policyCheck(op.changed, op.target, op.protected ?? undefined)];
     case "reload": {

@@ -105,6 +105,9 @@ export class Model {
         this.note("noted", `${kind}: ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`);
         break;
       }
+      case "remeasured":
+        this.remeasured(event);
+        break;
       case "migrated":
         this.migrated(event);
         break;
@@ -173,6 +176,29 @@ export class Model {
       `#${event.seq - 1} ${short(event.id)}${by} → island ${event.island}, fitness ${fmt(event.fitness)}${rejected}`,
       event.id,
     );
+  }
+
+  /**
+   * A program measured again: its fitness is now the mean of its measurements, on every island
+   * it is on.
+   * @param {Extract<RunEvent, {event: "remeasured"}>} event
+   */
+  remeasured({ id, fitness, measurements }) {
+    const program = this.programs.get(id);
+    if (!program) return;
+    const before = program.fitness;
+    program.fitness = fitness;
+    this.islands.forEach((members, island) => {
+      if (!members.has(id)) return;
+      const stats = this.islandStats[island];
+      stats.sum += fitness - before;
+      stats.best = this.islandBest(island);
+      this.point(island);
+    });
+    const [lo, hi] = this.fitnessRange;
+    this.fitnessRange = [Math.min(lo, fitness), Math.max(hi, fitness)];
+    this.version += 1;
+    this.note("remeasured", `${short(id)} measured again (${measurements} measurements): fitness ${fmt(before)} → ${fmt(fitness)}`, id);
   }
 
   /** @param {Extract<RunEvent, {event: "migrated"}>} event */

@@ -133,7 +133,7 @@ macro_rules! face_shapes {
                 IslandStats = IslandStats { island, name, size, best_program_id, best_fitness, mean_fitness },
                 Stats = PopulationStats {
                     program_count, evaluations, best_program_id, best_fitness, mean_fitness, baseline_fitness,
-                    improvement, islands, archive, stagnation, rounds, recent_statuses, cells, targets
+                    improvement, improvement_percent, islands, archive, stagnation, rounds, recent_statuses, cells, targets
                 },
                 CellStats = CellStats { filled, total, coverage, qd_score, qd_offset },
                 TargetStats = TargetStats {
@@ -148,6 +148,8 @@ macro_rules! face_shapes {
                 SynergyPart = SynergyPart { target, program_id },
                 SynergyItem = SynergyItem { name, parts },
                 NoteRequest = NoteRequest { kind, text, target, program_id },
+                RemeasureRequest = RemeasureRequest { id, metrics },
+                Remeasured = Remeasured { id, metrics, measurements, fitness, previous_fitness, best_program_id },
                 Note = Note { seq, kind, text, target, program_id, iteration },
                 Plan = WorkPlan { generation, items, synergy },
                 PolicyVerdict = PolicyVerdict { pass, reason },

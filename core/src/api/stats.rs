@@ -6,7 +6,8 @@ use crate::api::{Status, TargetStats};
 
 /// What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
 /// metrics configured with direction `min` already count negated, so `improvement` =
-/// `bestFitness − baselineFitness` is positive exactly when the run got better.
+/// `bestFitness − baselineFitness` is positive exactly when the run got better. Every figure is
+/// shown to 12 significant digits (`json_text::shown`), so none prints as 0.7985500000000001.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -21,6 +22,9 @@ pub struct Stats {
     /// The fitness of the seed program (`iterationFound` 0), while it is still in the population.
     pub baseline_fitness: Option<f64>,
     pub improvement: Option<f64>,
+    /// `improvement` as a percentage of the baseline's magnitude, to two decimals (null without a
+    /// baseline, or when the baseline is 0).
+    pub improvement_percent: Option<f64>,
     pub islands: Vec<IslandStats>,
     /// The elite archive: the best `archiveSize` ids, best first.
     pub archive: Vec<String>,

@@ -211,6 +211,11 @@ pub struct StopRules {
     /// Stop after this many evaluations in a row without a new best fitness.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub patience: Option<u64>,
+    /// For `patience`: a new best counts as progress only when it beats the previous best by
+    /// more than this (in fitness units), so a lucky measurement within the benchmark's noise
+    /// does not reset the count. Absent (0): any new best does, as in the seed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_margin: Option<f64>,
     /// Stop after this many rounds (`plan` batches).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_rounds: Option<u64>,
@@ -380,6 +385,14 @@ impl Config {
         {
             return Err(Error::config("stopping.scoreThreshold", "must be a finite number"));
         }
+        if let Some(margin) = s.noise_margin
+            && !(margin.is_finite() && margin >= 0.0)
+        {
+            return Err(Error::config(
+                "stopping.noiseMargin",
+                format!("is {margin}; pass a finite number of at least 0 (the benchmark's noise, in fitness units)"),
+            ));
+        }
         Ok(())
     }
 
@@ -469,6 +482,7 @@ mod tests {
             (r#"{"placement":"nearest"}"#, "placement"),
             (r#"{"fitness":{"kind":"primary","metric":""}}"#, "fitness.metric"),
             (r#"{"fitness":{"kind":"weighted","weights":{}}}"#, "fitness.weights"),
+            (r#"{"stopping":{"noiseMargin":-0.1}}"#, "stopping.noiseMargin"),
         ] {
             match Config::from_json(json) {
                 Err(Error::InvalidConfig { field: f, .. }) => assert_eq!(f, field, "{json}"),

@@ -12,6 +12,7 @@ use crate::api::Operator;
 use crate::api::Status;
 use crate::config::Config;
 use crate::database::Database;
+use crate::metrics::Metrics;
 
 /// One event. Serialized with an `event` tag: `{"event": "added", …}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -80,6 +81,10 @@ pub enum Event {
     },
     /// A note was taken (run memory).
     Noted { request: NoteRequest },
+    /// Live program `id` was measured again (`remeasure`): `metrics` is the new measurement,
+    /// folded into its running mean; `fitness` is the program's fitness after it, the mean of
+    /// `measurements` measurements.
+    Remeasured { id: String, metrics: Metrics, fitness: f64, measurements: u64 },
     /// A batch was planned.
     Planned { n: u32, frozen: Vec<u32>, boosted: Vec<u32>, items: Vec<String> },
     /// Ring migration put `id` on island `to` (`copyId` in copy mode).
@@ -109,6 +114,7 @@ impl Event {
                 | Event::Synergy { released: false, .. }
                 | Event::Planned { .. }
                 | Event::Noted { .. }
+                | Event::Remeasured { .. }
         )
     }
 }

@@ -72,6 +72,10 @@ pub struct Database {
     pub(crate) events: Option<Vec<Event>>,
     /// Made by `new` (not read from a file): a recording started now begins with `created`.
     pub(crate) newly_created: bool,
+    /// Read from a file with no `evodb` section (the seed's, or one another tool rewrote).
+    pub(crate) without_evodb_section: bool,
+    /// What the load noticed for the caller to say (`notice_lost_section`); never stored.
+    pub(crate) load_warnings: Vec<String>,
 }
 
 impl Database {
@@ -102,6 +106,8 @@ impl Database {
             synergies: Vec::new(),
             events: None,
             newly_created: true,
+            without_evodb_section: false,
+            load_warnings: Vec::new(),
         })
     }
 

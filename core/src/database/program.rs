@@ -55,12 +55,21 @@ pub struct Program {
     /// In a several-target run: the target it is a version of (its home island's target).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<Arc<str>>,
+    /// How many measurements `metrics` is the mean of, once `remeasure` folded in a second one
+    /// (absent: the add's one). Read it with [`Program::measurements`].
+    #[serde(rename = "measurements", skip_serializing_if = "Option::is_none")]
+    pub measurements_if_several: Option<u64>,
 }
 
 impl Program {
     /// The candidate's number in the run: 1, 2, 3, … across every island, errors included.
     pub fn seq(&self) -> u64 {
         self.seq_if_not_implied.unwrap_or(self.iteration_found + 1)
+    }
+
+    /// How many measurements its metrics are the mean of: 1 until `remeasure` adds more.
+    pub fn measurements(&self) -> u64 {
+        self.measurements_if_several.unwrap_or(1)
     }
 
     pub(crate) fn implied_seq(iteration_found: u64, seq: u64) -> Option<u64> {

@@ -78,6 +78,7 @@ pub(crate) struct StoredProgram {
     pub(crate) branch: Option<String>,
     pub(crate) commit: Option<String>,
     pub(crate) target: Option<String>,
+    pub(crate) measurements: Option<u64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -207,6 +208,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
 
     let mut db = Database::new(config, seed)?;
     db.newly_created = false;
+    db.without_evodb_section = stored.evodb.is_none();
     db.rng = rng;
     for (key, p) in stored.programs {
         let fitness =
@@ -234,6 +236,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             branch: p.branch.map(Arc::from),
             commit: p.commit.map(Arc::from),
             target: p.target.map(Arc::from),
+            measurements_if_several: p.measurements.filter(|&n| n > 1),
         };
         let target = restore_target(&db.config, &key, &program)?;
         db.population.insert(program, fitness, target);

@@ -12,6 +12,7 @@ use crate::database::{CachedResult, Database, Event, Program, code_hash};
 use crate::error::{Error, Result};
 
 mod batches;
+mod remeasure;
 mod synergy;
 
 /// A planned add's item: its index in `pending`, island and operator.
@@ -171,6 +172,7 @@ impl Database {
             branch: request.branch.map(Arc::from),
             commit: request.commit.map(Arc::from),
             target: self.config.target_id(scope).map(Arc::from),
+            measurements_if_several: None,
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();
@@ -203,9 +205,9 @@ impl Database {
         self.emit_archive_change(archive_before);
         self.compact_indexes_when_sparse();
 
-        let improved = best_before.is_none_or(|before| fitness > before);
+        let improved = self.beats_by_noise_margin(fitness, best_before);
         self.count_evaluation(improved);
-        self.count_target_evaluation(scope, target_best_before.is_none_or(|before| fitness > before));
+        self.count_target_evaluation(scope, self.beats_by_noise_margin(fitness, target_best_before));
         self.candidates.remember(status, Some(island));
         if let Some(hash) = hash {
             self.candidates.cache.insert(hash, CachedResult { id: id.clone(), metrics: metrics.clone() });

@@ -43,6 +43,13 @@ struct Noted {
     request: NoteRequest,
 }
 
+/// A `remeasured` line is the request itself, plus its tag.
+#[derive(Deserialize)]
+struct Remeasured {
+    id: String,
+    metrics: crate::Metrics,
+}
+
 #[derive(Deserialize)]
 struct Planned {
     n: u32,
@@ -120,6 +127,7 @@ enum Input {
     Answer(Box<Answer>),
     Sampled(Sampled),
     Noted(Noted),
+    Remeasured(Remeasured),
     Planned(Planned),
 }
 
@@ -134,6 +142,7 @@ impl Input {
             }
             "sampled" => Some(Input::Sampled(serde_json::from_str(line)?)),
             "noted" => Some(Input::Noted(serde_json::from_str(line)?)),
+            "remeasured" => Some(Input::Remeasured(serde_json::from_str(line)?)),
             "planned" => Some(Input::Planned(serde_json::from_str(line)?)),
             _ => None,
         })
@@ -144,6 +153,9 @@ impl Input {
             Input::Answer(answer) => db.add(answer.request, answer.now).map(drop),
             Input::Sampled(Sampled { target }) => db.sample_for(target.as_deref()).map(drop),
             Input::Noted(Noted { request }) => db.note(request).map(drop),
+            Input::Remeasured(Remeasured { id, metrics }) => {
+                db.remeasure(crate::RemeasureRequest { id, metrics }).map(drop)
+            }
             Input::Planned(Planned { n, frozen, boosted }) => db.plan(n, &frozen, &boosted).map(drop),
         }
     }

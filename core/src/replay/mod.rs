@@ -9,7 +9,9 @@ use std::sync::Arc;
 pub use timeline::Replay;
 
 mod catch_up;
+mod compare;
 
+use crate::api::RemeasureRequest;
 use crate::database::{Database, Event};
 use crate::error::{Error, Result};
 
@@ -20,6 +22,13 @@ impl Database {
         let (mut db, _) = rerun_from_creation(events)?;
         db.record_events(false);
         Ok(db)
+    }
+
+    /// `history` (`history.ndjson`'s text) replayed and compared with `database_json`: every
+    /// disagreement, named (none when they agree): programs on one side only, metrics, the best, the
+    /// config, the notes, a lost `evodb` section.
+    pub fn compare_history(database_json: &str, history: &str) -> Vec<String> {
+        compare::compare_history(database_json, history)
     }
 }
 
@@ -65,6 +74,9 @@ fn rerun(db: &mut Database, events: &[Event], offset: usize) -> Result<Vec<Optio
                 Event::Sampled { target, .. } => db.sample_for(target.as_deref()).map(drop),
                 Event::Planned { n, frozen, boosted, .. } => db.plan(*n, frozen, boosted).map(drop),
                 Event::Noted { request } => db.note(request.clone()).map(drop),
+                Event::Remeasured { id, metrics, .. } => {
+                    db.remeasure(RemeasureRequest { id: id.clone(), metrics: metrics.clone() }).map(drop)
+                }
                 Event::Created { .. } => return Err(mismatch(i, "is a second `created` event".into())),
                 _ => unreachable!("is_input lists the inputs"),
             };

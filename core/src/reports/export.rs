@@ -77,8 +77,9 @@ impl Database {
     }
 }
 
+/// A heading's number: shown to 12 significant digits (`json_text::shown`), no binary artefacts.
 fn js_number(x: f64) -> String {
-    crate::json_text::to_compact_js(&x)
+    crate::json_text::to_compact_js(&crate::json_text::shown(x))
 }
 
 /// The fence's language from the file extension (empty when unknown).

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::api::{CellStats, IslandStats, Stats, TargetStats};
 use crate::config::cell_count;
 use crate::database::Database;
+use crate::json_text::shown;
 
 impl Database {
     /// `stats`. Means are summed in join/insertion order, so they are bit-identical on every face.
@@ -18,7 +19,9 @@ impl Database {
     /// assert_eq!((stats.program_count, stats.best_fitness, stats.improvement), (1, Some(0.25), Some(0.0)));
     /// ```
     pub fn stats(&self) -> Stats {
-        let fitness = |slot: u32| self.population.get(slot).fitness;
+        // Every figure as shown (`json_text::shown`): a fitness that is a mean of metrics, a
+        // mean, a difference print without binary artefacts such as 0.7985500000000001.
+        let fitness = |slot: u32| shown(self.population.get(slot).fitness);
         let id = |slot: u32| self.population.get(slot).program.id.to_string();
         let islands = self
             .islands
@@ -32,7 +35,7 @@ impl Database {
                     size: island.len(),
                     best_program_id: best.map(id),
                     best_fitness: best.map(fitness),
-                    mean_fitness: mean(island.members().map(fitness)),
+                    mean_fitness: mean(island.members().map(|slot| self.population.get(slot).fitness)),
                 }
             })
             .collect();
@@ -42,15 +45,16 @@ impl Database {
             .slots()
             .find(|&s| self.population.get(s).program.iteration_found == 0)
             .map(fitness)
-            .or(self.candidates.baseline_fitness);
+            .or(self.candidates.baseline_fitness.map(shown));
         Stats {
             program_count: self.len(),
             evaluations: self.candidates.evaluations,
             best_program_id: self.best.map(id),
             best_fitness,
-            mean_fitness: mean(self.population.slots().map(fitness)),
+            mean_fitness: mean(self.population.slots().map(|slot| self.population.get(slot).fitness)),
             baseline_fitness,
-            improvement: best_fitness.zip(baseline_fitness).map(|(best, base)| best - base + 0.0),
+            improvement: best_fitness.zip(baseline_fitness).map(|(best, base)| shown(best - base)),
+            improvement_percent: self.improvement_percent(),
             islands,
             archive: self.archive_best_first().into_iter().map(id).collect(),
             stagnation: self.candidates.stagnation,
@@ -64,6 +68,20 @@ impl Database {
         }
     }
 
+    /// `improvementPercent`: the improvement over the baseline as a percentage of the baseline's
+    /// magnitude (what SKILL.md reports), to two decimals; null without a baseline or when it is 0.
+    fn improvement_percent(&self) -> Option<f64> {
+        let fitness = |slot: u32| self.population.get(slot).fitness;
+        let best = self.best.map(fitness)?;
+        let baseline = self
+            .population
+            .slots()
+            .find(|&s| self.population.get(s).program.iteration_found == 0)
+            .map(fitness)
+            .or(self.candidates.baseline_fitness)?;
+        (baseline != 0.0).then(|| ((best - baseline) / baseline.abs() * 10_000.0).round() / 100.0 + 0.0)
+    }
+
     fn target_stats(&self, t: u32) -> TargetStats {
         let best = self.population_best_recent(Some(t));
         let progress = self.candidates.targets.get(t as usize).cloned().unwrap_or_default();
@@ -73,7 +91,7 @@ impl Database {
             islands: self.config.scope_islands(Some(t)).collect(),
             program_count: self.population.len_in(Some(t)),
             best_program_id: best.map(|slot| self.population.get(slot).program.id.to_string()),
-            best_fitness: best.map(|slot| self.population.get(slot).fitness),
+            best_fitness: best.map(|slot| shown(self.population.get(slot).fitness)),
             evaluations: progress.evaluations,
             stagnation: progress.stagnation,
             best_synergy_fitness: progress.best_synergy_fitness,
@@ -97,8 +115,8 @@ impl Database {
         CellStats {
             filled: best.len(),
             total,
-            coverage: best.len() as f64 / total as f64,
-            qd_score: best.values().fold(0.0, |sum, f| sum + (f - offset)) + 0.0,
+            coverage: shown(best.len() as f64 / total as f64),
+            qd_score: shown(best.values().fold(0.0, |sum, f| sum + (f - offset))),
             qd_offset: offset,
         }
     }
@@ -106,5 +124,5 @@ impl Database {
 
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let (sum, n) = values.fold((0.0, 0u64), |(sum, n), v| (sum + v, n + 1));
-    (n > 0).then(|| sum / n as f64)
+    (n > 0).then(|| shown(sum / n as f64))
 }

@@ -2,7 +2,7 @@
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
 //! candidate (and which island its answer joins), how a batch is planned, when a run should
-//! stop, the file policy a candidate's changes must pass, and where `apply` puts a program's code
+//! stop, how a program measured again folds the new measurement in, the file policy a candidate's changes must pass, and where `apply` puts a program's code
 //! in the user's file.
 
 mod memory;
@@ -13,6 +13,7 @@ mod planning;
 mod policy;
 mod pruned_retries;
 mod pruning;
+mod remeasure;
 mod sampled_islands;
 mod sampling;
 mod stopping;
@@ -20,4 +21,5 @@ mod stopping;
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
 pub(crate) use pruned_retries::MAX_PRUNED;
+pub(crate) use remeasure::fold_measurement;
 pub(crate) use sampled_islands::MAX_SAMPLED;

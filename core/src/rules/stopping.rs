@@ -7,8 +7,8 @@ use crate::error::Result;
 
 impl Database {
     /// `should_stop`: the first rule that holds, checked in this order — the best fitness reached
-    /// `scoreThreshold`; `maxEvaluations` spent; `patience` evaluations without a new best;
-    /// `maxRounds` plan batches done.
+    /// `scoreThreshold`; `maxEvaluations` spent; `patience` evaluations without a new best (one
+    /// that beats the previous best by more than `noiseMargin`); `maxRounds` plan batches done.
     ///
     /// ```
     /// use evodb_core::{AddRequest, Config, Database, Metrics};
@@ -26,6 +26,15 @@ impl Database {
     /// rounds are the run's. `None` is the whole run.
     pub fn should_stop_for(&self, target: Option<&str>) -> Result<StopVerdict> {
         Ok(self.stop_verdict(self.config.scope_of("target", target)?))
+    }
+
+    /// Whether `fitness` is progress for `patience`: it beats the best before it by more than
+    /// `stopping.noiseMargin` (any margin at all when none is set, the seed's rule), or there was
+    /// no best. The best itself still moves on any gain; only the stagnation count ignores a
+    /// gain within the noise.
+    pub(crate) fn beats_by_noise_margin(&self, fitness: f64, best_before: Option<f64>) -> bool {
+        let margin = self.config.stopping.noise_margin.unwrap_or(0.0);
+        best_before.is_none_or(|before| fitness > before + margin)
     }
 
     pub(crate) fn stop_verdict(&self, scope: Scope) -> StopVerdict {

@@ -142,4 +142,9 @@ impl Face for Wasmtime {
         let notes = self.guest.database().call_notes(&mut self.store, *db, target, kind, limit).expect("no trap");
         shape(notes)
     }
+    fn remeasure(&mut self, db: &mut ResourceAny, r: &Value) -> Result<Value, String> {
+        let request: evodb_core::RemeasureRequest = serde_json::from_value(r.clone()).expect("vector remeasures parse");
+        let out = self.guest.database().call_remeasure(&mut self.store, *db, &bridge::wit(request)).expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
+    }
 }

@@ -21,6 +21,19 @@ export interface SynergyItem {
 }
 
 /**
+ * A new measurement of a live program: the same metrics its add reported, measured again.
+ *
+ * ```
+ * let request = evodb_core::RemeasureRequest::from_json(r#"{"id": "p3", "metrics": {"score": 0.71}}"#).unwrap();
+ * assert_eq!(request.metrics.get("score"), Some(0.71));
+ * ```
+ */
+export interface RemeasureRequest {
+    id: string;
+    metrics: Metrics;
+}
+
+/**
  * A note as `note` asks for it.
  *
  * ```
@@ -43,10 +56,42 @@ export interface NoteRequest {
 }
 
 /**
+ * A program a handout names.
+ */
+export interface HandoutProgram {
+    id?: string;
+}
+
+/**
  * A program's metrics. Order is kept (it is the order of the JSON object) because the seed's
  * mean sums values in that order and its files list them in that order.
  */
 export type Metrics = Record<string, number>;
+
+/**
+ * A sample or a plan item as `sample` and `plan` print them: only the fields a prompt reads.
+ */
+export interface Handout {
+    /**
+     * A sample's parent (`{"id": …}`; its other fields are read from the database).
+     */
+    parent?: HandoutProgram | null;
+    /**
+     * A sample's second parent (crossover's diverse parent, migration's donor program).
+     */
+    secondParent?: HandoutProgram | null;
+    /**
+     * A plan item's parents: the parent first, the second parent after it.
+     */
+    parentIds?: string[];
+    inspirations?: HandoutProgram[];
+    operator?: Operator | null;
+    island?: number | null;
+    islandName?: string | null;
+    islandDescription?: string | null;
+    donorIslandName?: string | null;
+    notes?: Note[];
+}
 
 /**
  * A scored candidate to add.
@@ -237,7 +282,7 @@ export interface CellStats {
 /**
  * One event. Serialized with an `event` tag: `{"event": "added", …}`.
  */
-export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
 
 /**
  * One feature dimension.
@@ -423,6 +468,22 @@ export interface PolicyVerdict {
 }
 
 /**
+ * What `remeasure` did: the program's metrics now (the running mean of its `measurements`), its
+ * fitness before and after, and the best program after it.
+ */
+export interface Remeasured {
+    id: string;
+    metrics: Metrics;
+    /**
+     * How many measurements the metrics are the mean of (the add's included).
+     */
+    measurements: number;
+    fitness: number;
+    previousFitness: number;
+    bestProgramId: string | null;
+}
+
+/**
  * What `should_stop` answers.
  */
 export interface StopVerdict {
@@ -443,7 +504,8 @@ export interface StopVerdict {
 /**
  * What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
  * metrics configured with direction `min` already count negated, so `improvement` =
- * `bestFitness − baselineFitness` is positive exactly when the run got better.
+ * `bestFitness − baselineFitness` is positive exactly when the run got better. Every figure is
+ * shown to 12 significant digits (`json_text::shown`), so none prints as 0.7985500000000001.
  */
 export interface Stats {
     programCount: number;
@@ -460,6 +522,11 @@ export interface Stats {
      */
     baselineFitness: number | null;
     improvement: number | null;
+    /**
+     * `improvement` as a percentage of the baseline's magnitude, to two decimals (null without a
+     * baseline, or when the baseline is 0).
+     */
+    improvementPercent: number | null;
     islands: IslandStats[];
     /**
      * The elite archive: the best `archiveSize` ids, best first.
@@ -498,6 +565,17 @@ export type NoteKind = "lesson" | "failure" | "idea";
 export type Status = "accepted" | "rejected" | "error";
 
 /**
+ * What fills a prompt beyond what the database knows: the problem, from the playbook and the
+ * agent's workspace.
+ */
+export interface PromptParts {
+    goal?: string;
+    targetName?: string;
+    candidatePath?: string;
+    context?: string;
+}
+
+/**
  * When a run should stop (evoidea's rules plus evo-anything's evaluation budget).
  */
 export interface StopRules {
@@ -513,6 +591,12 @@ export interface StopRules {
      * Stop after this many evaluations in a row without a new best fitness.
      */
     patience?: number;
+    /**
+     * For `patience`: a new best counts as progress only when it beats the previous best by
+     * more than this (in fitness units), so a lucky measurement within the benchmark's noise
+     * does not reset the count. Absent (0): any new best does, as in the seed.
+     */
+    noiseMargin?: number;
     /**
      * Stop after this many rounds (`plan` batches).
      */
@@ -738,6 +822,15 @@ export class Database {
      */
     best(target?: string | null): BestProgram | null;
     /**
+     * `Database.compareHistory(text, history)`: `history.ndjson` replayed and compared with a
+     * `database.json` text; every disagreement, named (empty: they agree).
+     *
+     * ```js
+     * const disagreements = Database.compareHistory(databaseText, historyText);
+     * ```
+     */
+    static compareHistory(text: string, history: string): string[];
+    /**
      * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
      *
      * ```js
@@ -753,6 +846,10 @@ export class Database {
      * ```
      */
     info(): Info;
+    /**
+     * `db.lacksEvodbSection()`: the file it was read from had no `evodb` section.
+     */
+    lacksEvodbSection(): boolean;
     /**
      * `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
      *
@@ -779,6 +876,10 @@ export class Database {
      */
     lineage(id: string): Lineage | null;
     /**
+     * `db.loadWarnings()`: what loading noticed that the user should be told.
+     */
+    loadWarnings(): string[];
+    /**
      * `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
      * the seed's defaults); `seed` a non-negative integer (default 0).
      *
@@ -803,6 +904,12 @@ export class Database {
      * ```
      */
     notes(target: string | null | undefined, kind: NoteKind | null, limit?: number | null): Note[];
+    /**
+     * `db.noticeLostSection(history)`: after `fromJson`, when the file had no `evodb` section but
+     * `history` (history.ndjson's text) holds evodb's events, a warning naming what was lost
+     * joins `db.loadWarnings()`.
+     */
+    noticeLostSection(history: string): void;
     /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
@@ -830,6 +937,15 @@ export class Database {
      * ```
      */
     recordEvents(on: boolean): void;
+    /**
+     * `db.remeasure({id, metrics})`: folds a new measurement of live program `id` into its
+     * metrics (their running mean, with the count in `measurements`) and re-ranks it.
+     *
+     * ```js
+     * const { fitness, measurements } = db.remeasure({ id: best.id, metrics: { score: 0.41 } });
+     * ```
+     */
+    remeasure(request: RemeasureRequest): any;
     /**
      * `Database.replay(events)`: rebuilds a database from its events (the first is `created`).
      *
@@ -1051,17 +1167,22 @@ export interface InitOutput {
     readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
+    readonly database_compareHistory: (a: number, b: number, c: number, d: number) => [number, number];
     readonly database_fromJson: (a: number, b: number) => [number, number, number];
     readonly database_info: (a: number) => [number, number, number];
+    readonly database_lacksEvodbSection: (a: number) => number;
     readonly database_lineage: (a: number, b: number, c: number) => [number, number, number];
     readonly database_lineageMermaid: (a: number) => [number, number];
     readonly database_lineageTree: (a: number) => [number, number];
+    readonly database_loadWarnings: (a: number) => [number, number];
     readonly database_new: (a: any, b: number, c: number) => [number, number, number];
     readonly database_note: (a: number, b: any) => [number, number, number];
     readonly database_notes: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly database_noticeLostSection: (a: number, b: number, c: number) => void;
     readonly database_plan: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_populationMarkdown: (a: number) => [number, number];
     readonly database_recordEvents: (a: number, b: number) => void;
+    readonly database_remeasure: (a: number, b: any) => [number, number, number];
     readonly database_replay: (a: any) => [number, number, number];
     readonly database_sample: (a: number, b: number, c: number) => [number, number, number];
     readonly database_shouldStop: (a: number, b: number, c: number) => [number, number, number];

@@ -66,6 +66,34 @@ export class Database {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * `Database.compareHistory(text, history)`: `history.ndjson` replayed and compared with a
+     * `database.json` text; every disagreement, named (empty: they agree).
+     *
+     * ```js
+     * const disagreements = Database.compareHistory(databaseText, historyText);
+     * ```
+     * @param {string} text
+     * @param {string} history
+     * @returns {string[]}
+     */
+    static compareHistory(text, history) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(history, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.database_compareHistory(ptr0, len0, ptr1, len1);
+        var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v3;
+    }
+    /**
      * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
      *
      * ```js
@@ -97,6 +125,14 @@ export class Database {
             throw takeFromExternrefTable0(ret[1]);
         }
         return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * `db.lacksEvodbSection()`: the file it was read from had no `evodb` section.
+     * @returns {boolean}
+     */
+    lacksEvodbSection() {
+        const ret = wasm.database_lacksEvodbSection(this.__wbg_ptr);
+        return ret !== 0;
     }
     /**
      * `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
@@ -156,6 +192,16 @@ export class Database {
             throw takeFromExternrefTable0(ret[1]);
         }
         return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * `db.loadWarnings()`: what loading noticed that the user should be told.
+     * @returns {string[]}
+     */
+    loadWarnings() {
+        const ret = wasm.database_loadWarnings(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
     }
     /**
      * `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
@@ -223,6 +269,17 @@ export class Database {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * `db.noticeLostSection(history)`: after `fromJson`, when the file had no `evodb` section but
+     * `history` (history.ndjson's text) holds evodb's events, a warning naming what was lost
+     * joins `db.loadWarnings()`.
+     * @param {string} history
+     */
+    noticeLostSection(history) {
+        const ptr0 = passStringToWasm0(history, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.database_noticeLostSection(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
      *
@@ -285,6 +342,23 @@ export class Database {
      */
     recordEvents(on) {
         wasm.database_recordEvents(this.__wbg_ptr, on);
+    }
+    /**
+     * `db.remeasure({id, metrics})`: folds a new measurement of live program `id` into its
+     * metrics (their running mean, with the count in `measurements`) and re-ranks it.
+     *
+     * ```js
+     * const { fitness, measurements } = db.remeasure({ id: best.id, metrics: { score: 0.41 } });
+     * ```
+     * @param {RemeasureRequest} request
+     * @returns {any}
+     */
+    remeasure(request) {
+        const ret = wasm.database_remeasure(this.__wbg_ptr, request);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
     }
     /**
      * `Database.replay(events)`: rebuilds a database from its events (the first is `created`).

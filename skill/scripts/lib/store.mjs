@@ -197,9 +197,40 @@ export function fresh() {
   return new Database({}, 0);
 }
 
-/** @param {string} text database.json's */
-export function load(text) {
-  return engine(() => Database.fromJson(text));
+/**
+ * database.json's text as a database. With `dir`: a file without its `evodb` section whose
+ * history says evodb made the run (another tool rewrote it) is said on stderr, naming what was
+ * lost, as evodb says it.
+ * @param {string} text database.json's
+ * @param {string} [dir]
+ */
+export function load(text, dir) {
+  const db = engine(() => Database.fromJson(text));
+  if (dir !== undefined && db.lacksEvodbSection()) {
+    // Only then is the history read: a file evodb wrote always has the section.
+    db.noticeLostSection(readHistoryText(dir));
+    for (const warning of db.loadWarnings()) process.stderr.write(`warning: ${warning}\n`);
+  }
+  return db;
+}
+
+/**
+ * history.ndjson's text; "" when it is missing or not a regular file (validate reports that).
+ * @param {string} dir
+ */
+function readHistoryText(dir) {
+  let opened;
+  try {
+    opened = openRegular(path.join(dir, HISTORY_FILE), { noFollow: true });
+  } catch {
+    return "";
+  }
+  if (opened.kind) return "";
+  try {
+    return fs.readFileSync(opened.fd, "utf8");
+  } finally {
+    fs.closeSync(opened.fd);
+  }
 }
 
 /**
@@ -214,7 +245,7 @@ export function read(dir, op) {
   if (isDirectory(dir)) checkFiles(dir);
   startClock();
   const text = readDatabaseText(dir);
-  const db = text === null ? fresh() : load(text);
+  const db = text === null ? fresh() : load(text, dir);
   try {
     checkTime();
     const value = engine(() => op(db));
@@ -265,7 +296,7 @@ export async function write(dir, op, { announce = false } = {}) {
     if (repaired) process.stderr.write(`warning: ${repaired}\n`);
     startClock();
     const text = readDatabaseText(dir);
-    const db = text === null ? fresh() : load(text);
+    const db = text === null ? fresh() : load(text, dir);
     db.recordEvents(true); // from `created` on for a new database
     checkTime();
     const { value, save: changed, replace } = engine(() => op(db, text === null));

@@ -103,10 +103,19 @@ impl wit::GuestDatabase for Database {
         self.0.borrow_mut().note(request).map(out).map_err(error)
     }
 
+    fn remeasure(&self, request: wit::RemeasureRequest) -> Result<wit::Remeasured, wit::Error> {
+        let request = into(request)?;
+        self.0.borrow_mut().remeasure(request).map(out).map_err(error)
+    }
+
     fn notes(&self, target: Option<String>, kind: Option<wit::NoteKind>, limit: Option<u32>) -> Vec<wit::Note> {
         // Infallible: every WIT case has its core twin.
         let kind = kind.and_then(|kind| into(kind).ok());
         out(self.0.borrow().notes(target.as_deref(), kind, limit))
+    }
+
+    fn load_warnings(&self) -> Vec<String> {
+        self.0.borrow().load_warnings().to_vec()
     }
 
     fn record_events(&self, on: bool) {

@@ -40,7 +40,7 @@ impl Guest for Component {
     }
 
     fn history() -> Result<String, wit::Error> {
-        Ok(text("history.ndjson", files::read_history())?.unwrap_or_default())
+        text_of_history()
     }
 
     fn validate() -> Result<Vec<String>, wit::Error> {
@@ -62,11 +62,19 @@ impl Guest for Component {
 fn current() -> Result<Option<Database>, wit::Error> {
     let Some(text) = text("database.json", files::read_database())? else { return Ok(None) };
     let mut db = Database::from_json(&text).map_err(error)?;
+    if db.lacks_evodb_section() {
+        // Only then is the history read: a file evodb wrote always has the section.
+        db.notice_lost_section(&text_of_history()?);
+    }
     let pending = pending()?;
     if !pending.is_empty() {
         db.catch_up(&pending).map_err(|e| wit::Error::CorruptDatabase(behind(&e)))?;
     }
     Ok(Some(db))
+}
+
+fn text_of_history() -> Result<String, wit::Error> {
+    Ok(text("history.ndjson", files::read_history())?.unwrap_or_default())
 }
 
 fn pending() -> Result<String, wit::Error> {

@@ -84,6 +84,9 @@ impl Face for Bindgen {
     fn notes(&mut self, db: &Database, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value {
         json(db.notes(target.map(str::to_string), kind.map(str::to_string), limit).expect("notes"))
     }
+    fn remeasure(&mut self, db: &mut Database, request: &Value) -> Result<Value, String> {
+        db.remeasure(js(&request.to_string())).map(json).map_err(code)
+    }
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
         json(
             evodb_wasm::policy_check(changed.to_vec(), target, protected.map(<[String]>::to_vec)).expect("policyCheck"),

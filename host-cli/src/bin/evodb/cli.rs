@@ -10,7 +10,7 @@ use clap::ArgMatches;
 
 use crate::commands::{
     add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes,
-    plan, prompt, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
+    plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -50,6 +50,7 @@ pub enum Command {
     Note(note::Args),
     Notes(notes::Args),
     Prompt(prompt::Args),
+    Remeasure(remeasure::Args),
     Skill(skill::Args),
     Strategy(strategy::Args),
     Trial(trial::Args),
@@ -85,6 +86,7 @@ impl Command {
             Command::Note(args) => args.run(ctx),
             Command::Notes(args) => args.run(ctx),
             Command::Prompt(args) => args.run(ctx),
+            Command::Remeasure(args) => args.run(ctx),
             Command::Skill(args) => args.run(ctx),
             Command::Strategy(args) => args.run(ctx),
             Command::Trial(args) => args.run(ctx),
@@ -152,6 +154,7 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "note" => Command::Note(note::Args::from_matches(m)),
         "notes" => Command::Notes(notes::Args::from_matches(m)),
         "prompt" => Command::Prompt(prompt::Args::from_matches(m)),
+        "remeasure" => Command::Remeasure(remeasure::Args::from_matches(m)),
         "serve" => Command::Serve(serve::Args::from_matches(m)),
         "mcp" => Command::Mcp(mcp::Args::from_matches(m)),
         "setup" => Command::Setup(setup::Args::from_matches(m, env.home.clone())),

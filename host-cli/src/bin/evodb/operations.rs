@@ -3,8 +3,8 @@
 //! Reads save nothing; writes save the database with their events when they succeed.
 
 use evodb_core::{
-    AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Lineage, Note, NoteKind, NoteRequest, Plan, Sample, Stats,
-    StopVerdict,
+    AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Lineage, Note, NoteKind, NoteRequest, Plan,
+    RemeasureRequest, Remeasured, Sample, Stats, StopVerdict,
 };
 use evodb_host::bridge::{core, wit};
 use evodb_host::population;
@@ -77,6 +77,12 @@ impl Session<'_> {
     pub fn note(&mut self, request: NoteRequest) -> Result<Note, Failure> {
         let request: population::NoteRequest = wit(request);
         self.write(|m, st, db| m.call_note(st, db, &request)).map(core)
+    }
+
+    /// A new measurement of a live program folded into its metrics.
+    pub fn remeasure(&mut self, request: RemeasureRequest) -> Result<Remeasured, Failure> {
+        let request: population::RemeasureRequest = wit(request);
+        self.write(|m, st, db| m.call_remeasure(st, db, &request)).map(core)
     }
 
     /// A new database from `config_json`, then every add in order (each with its clock), saved

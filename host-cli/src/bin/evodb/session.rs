@@ -289,7 +289,12 @@ impl Session<'_> {
                     Err(e) => return Ok(Err(e)),
                 },
                 None => match interface.call_load(&mut *store)? {
-                    Ok(Some(db)) => db,
+                    Ok(Some(db)) => {
+                        for warning in methods.call_load_warnings(&mut *store, db)? {
+                            eprintln!("warning: {warning}");
+                        }
+                        db
+                    }
                     Ok(None) => create_recording(&methods, store, "{}", 0)?.expect("the default config is valid"),
                     Err(e) => return Ok(Err(e)),
                 },

@@ -114,6 +114,7 @@ fn apply(engine: &Engine, args: Args) -> Result<Reply, Failure> {
         cwd: None,
         setup: args.setup,
         isolation: Isolation::Worktree,
+        repeat: 1,
     };
     let report = match trial::run(&spec, &mut |note| eprintln!("{note}")) {
         Ok(report) => report,

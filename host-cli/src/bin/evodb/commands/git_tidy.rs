@@ -1,6 +1,7 @@
 //! `evodb git-tidy`: the best's commit tagged `best-gen-N`, and the branches of programs gone
 //! deleted (evo-anything's clean-up after a run in git mode).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::ArgMatches;
@@ -79,8 +80,15 @@ fn tidy(engine: &Engine, args: Args) -> Result<Reply, Failure> {
     let pattern = format!("refs/heads/{}", args.prefix);
     let listed = git(&repo, &["for-each-ref", "--format=%(refname:short)", &pattern]).map_err(Failure::Io)?;
     let (mut deleted, mut kept, mut warnings) = (Vec::new(), Vec::new(), Vec::new());
+    // git refuses to delete a branch checked out in a worktree: the dry run predicts that too.
+    let checked_out = checked_out_branches(&repo)?;
     for branch in listed.lines().filter(|b| b.starts_with(&args.prefix)) {
         if wanted.iter().any(|w| w == branch) {
+            kept.push(branch.to_string());
+            continue;
+        }
+        if let Some(worktree) = checked_out.get(branch) {
+            warnings.push(format!("kept `{branch}`: it is checked out in the worktree `{worktree}`"));
             kept.push(branch.to_string());
             continue;
         }
@@ -96,4 +104,20 @@ fn tidy(engine: &Engine, args: Args) -> Result<Reply, Failure> {
     }
     let stdout = output::json(&json!({"tagged": tagged, "deleted": deleted, "kept": kept, "dryRun": args.dry_run}));
     Ok(Reply { stdout, warnings, failure: None })
+}
+
+/// Branch (short name) → the worktree that has it checked out, from `git worktree list
+/// --porcelain` (the main worktree included).
+fn checked_out_branches(repo: &std::path::Path) -> Result<BTreeMap<String, String>, Failure> {
+    let listed = git(repo, &["worktree", "list", "--porcelain"]).map_err(Failure::Io)?;
+    let mut branches = BTreeMap::new();
+    let mut worktree = "";
+    for line in listed.lines() {
+        if let Some(path) = line.strip_prefix("worktree ") {
+            worktree = path;
+        } else if let Some(branch) = line.strip_prefix("branch refs/heads/") {
+            branches.insert(branch.to_string(), worktree.to_string());
+        }
+    }
+    Ok(branches)
 }

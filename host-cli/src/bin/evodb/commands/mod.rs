@@ -19,6 +19,7 @@ pub mod note;
 pub mod notes;
 pub mod plan;
 pub mod prompt;
+pub mod remeasure;
 pub mod sample;
 pub mod seed;
 pub mod serve;

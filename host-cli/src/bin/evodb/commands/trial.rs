@@ -25,6 +25,7 @@ pub struct Args {
     pub setup: Option<String>,
     pub worktree: bool,
     pub in_place: bool,
+    pub repeat: u32,
 }
 
 impl Args {
@@ -41,11 +42,15 @@ impl Args {
             setup: optional(m, "setup"),
             worktree: m.get_flag("worktree"),
             in_place: m.get_flag("inPlace"),
+            repeat: required(m, "repeat"),
         }
     }
 
     pub fn run(self, _: &Context) -> Result<Reply, Failure> {
         let timeout = timeout_of(self.timeout_sec)?;
+        if self.repeat == 0 {
+            return Err(Failure::Usage("--repeat 0 runs nothing; pass at least 1 (e.g. --repeat 5)".into()));
+        }
         trial::install_interrupt_handler().map_err(|e| Failure::Internal(e.message))?;
         let spec = Spec {
             target: self.target,
@@ -62,6 +67,7 @@ impl Args {
                 (false, true) => Isolation::InPlace,
                 (false, false) => Isolation::Auto,
             },
+            repeat: self.repeat,
         };
         // The trial's steps are progress, printed as they happen; the report is the reply.
         match trial::run(&spec, &mut |note| eprintln!("{note}")) {

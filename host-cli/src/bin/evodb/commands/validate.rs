@@ -1,9 +1,12 @@
-//! `evodb validate <dbPath>`: every broken invariant of the stored file (the engine's
-//! `validate`) and of its history, reported together.
+//! `evodb validate <dbPath> [--history]`: every broken invariant of the stored file (the engine's
+//! `validate`) and of its history, reported together; with `--history`, also every disagreement
+//! between the history replayed and the file (`Database::compare_history`, the playground's
+//! "the history and the file disagree").
 
 use std::path::PathBuf;
 
 use clap::ArgMatches;
+use evodb_core::Database;
 use evodb_host::{Access, DATABASE_FILE};
 use serde_json::json;
 
@@ -16,11 +19,12 @@ use crate::reply::Reply;
 #[derive(Debug)]
 pub struct Args {
     pub db: PathBuf,
+    pub history: bool,
 }
 
 impl Args {
     pub fn from_matches(m: &ArgMatches) -> Args {
-        Args { db: required(m, "dbPath") }
+        Args { db: required(m, "dbPath"), history: m.get_flag("history") }
     }
 
     /// An invalid database exits 1 with its problems on stdout and the first on stderr.
@@ -43,6 +47,11 @@ impl Args {
         let mut problems = session.validate()?;
         if let Some(dir) = session.directory() {
             problems.extend(evodb_host::history::problems(dir).map_err(Failure::Io)?);
+        }
+        if self.history && problems.is_empty() {
+            let stored = String::from_utf8(session.database_bytes()?)
+                .map_err(|e| Failure::BadInput(format!("{DATABASE_FILE} is not UTF-8 text ({e})")))?;
+            problems.extend(Database::compare_history(&stored, &session.history()?));
         }
         if let Some(first) = problems.first() {
             let more = if problems.len() > 1 {

@@ -31,7 +31,7 @@ import {
   parseArgs,
 } from "./lib/args.mjs";
 import { historyProblems } from "./lib/history.mjs";
-import { checkArgvUtf8, openRegular, readFlagText, withoutFinalNewline } from "./lib/input.mjs";
+import { checkArgvUtf8, openRegular, parseJson, readFlagText, withoutFinalNewline } from "./lib/input.mjs";
 import { checkMemory, checkTime, setLimits, startClock } from "./lib/limits.mjs";
 import {
   DATABASE_FILE,
@@ -150,6 +150,29 @@ async function noteCommand(dir, flags) {
     scratch.free();
   }
   return written(dir, (db) => ({ value: db.note(request), save: true }), true);
+}
+
+/**
+ * --metrics text → an object; JSON.parse turns 1e999 into Infinity, which is refused here.
+ * @param {string} text
+ * @returns {any} the parsed JSON: the engine checks it is an object of numbers
+ */
+function parseMetrics(text) {
+  const hint = `pass an object of finite numbers, e.g. --metrics '{"score": 0.8}'`;
+  let metrics;
+  try {
+    metrics = parseJson(text);
+  } catch (e) {
+    throw badInput(`--metrics is not valid JSON (${e.message}); ${hint}`);
+  }
+  if (metrics && typeof metrics === "object" && !Array.isArray(metrics)) {
+    for (const [name, value] of Object.entries(metrics)) {
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        throw badInput(`--metrics is not valid JSON (number out of range: \`${name}\`); ${hint}`);
+      }
+    }
+  }
+  return metrics;
 }
 
 /**

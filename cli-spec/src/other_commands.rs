@@ -159,7 +159,19 @@ pub const STRATEGY: Command = Command::new(
         ]),
     Command::new(
         "check",
-        "Fail (exit 1) while a <CUSTOMIZE: …> marker is unfilled or a prompt names an unknown placeholder",
+        "Fail (exit 1) while a <CUSTOMIZE: …> marker is unfilled, a prompt names an unknown placeholder, or (--db) \
+         the run's config disagrees with the playbook",
+    )
+    .positionals(&[Positional::required("dir", Value::Path, "The playbook's directory")])
+    .flags(&[Flag::of(
+        "db",
+        Value::Path,
+        "PATH",
+        "A run whose islands and stopping rules must be the playbook's (a directory, or a postgres:// URL with --run)",
+    )]),
+    Command::new(
+        "config",
+        "Print the run's config from the filled playbook: its island table, the operators on, its stopping rules",
     )
     .positionals(&[Positional::required("dir", Value::Path, "The playbook's directory")]),
 ]);

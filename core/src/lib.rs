@@ -61,6 +61,9 @@ pub use config::{
 pub use counters::MAX_COUNTER;
 pub use database::{Database, Event, MAX_SEED, Program, code_hash};
 pub use error::{Error, Result};
-pub use flags::{AddCommand, AddFlags, ConfigFile, ConfigFlags, FlagError, add_request_from_flags, config_from_flags};
+pub use flags::{
+    AddCommand, AddFlags, ConfigFile, ConfigFlags, FlagError, add_request_from_flags, config_from_flags,
+    config_from_playbook,
+};
 pub use metrics::Metrics;
 pub use rules::{DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};

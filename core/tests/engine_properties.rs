@@ -96,10 +96,19 @@ fn run(ops: &[Op]) -> (Database, Vec<Event>) {
             }
             Op::Sample => {
                 let sample = db.sample();
-                // The newest notes first, within both bounds, each one of the run's.
+                // By relevance — lessons, then the parent's notes, then the rest — newest first
+                // within each, within both bounds, each one of the run's.
                 let bytes: usize = sample.notes.iter().map(|n| n.text.len()).sum();
                 assert!(sample.notes.len() <= NOTES_PER_SAMPLE && bytes <= NOTE_BYTES, "{:?}", sample.notes);
-                assert!(sample.notes.windows(2).all(|w| w[0].seq > w[1].seq), "newest first: {:?}", sample.notes);
+                let parent = sample.parent.as_ref().map(|p| p.id.to_string());
+                let rank = |n: &evodb_core::Note| match (n.kind, &n.program_id) {
+                    (evodb_core::NoteKind::Lesson, _) => 0,
+                    (_, Some(about)) if Some(about) == parent.as_ref() => 1,
+                    _ => 2,
+                };
+                let order: Vec<(u8, std::cmp::Reverse<u64>)> =
+                    sample.notes.iter().map(|n| (rank(n), std::cmp::Reverse(n.seq))).collect();
+                assert!(order.windows(2).all(|w| w[0] < w[1]), "by relevance, newest first: {:?}", sample.notes);
                 let kept = db.notes(None, None, None);
                 assert!(sample.notes.iter().all(|n| kept.contains(n)));
                 assert_eq!(!sample.notes.is_empty(), kept.iter().any(|n| n.text.len() <= NOTE_BYTES));

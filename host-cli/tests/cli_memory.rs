@@ -61,23 +61,25 @@ fn notes_are_kept_listed_and_carried_by_samples_and_plans() {
     let idea = evodb(&["note", d, "--kind", "idea", "--textFile", idea_file.to_str().unwrap(), "--target", "sieve"]);
     assert_eq!(idea.json()["text"], "try a bytearray sieve", "the file's final newline is dropped");
 
-    // An error add leaves its reason as a failure note naming the candidate.
+    // An error add leaves its reason as a failure note naming the candidate and what it tried.
     let mut failed = add_args(&db, "0", 1, 0.0);
     failed.extend(["--status", "error", "--reason", "SyntaxError: line 3", "--id", "e1"].map(String::from));
     let failed: Vec<&str> = failed.iter().map(String::as_str).collect();
     assert_eq!(evodb(&failed).code, 0);
     let failures = evodb(&["notes", d, "--kind", "failure"]).json();
-    assert_eq!(texts(&failures["notes"]), ["SyntaxError: line 3"]);
+    let failure = "tried: change 1 — failed: SyntaxError: line 3";
+    assert_eq!(texts(&failures["notes"]), [failure]);
     assert_eq!(failures["notes"][0]["programId"], "e1");
 
     let sample = evodb(&["sample", d]).json();
     assert_eq!(
         texts(&sample["notes"]),
-        ["SyntaxError: line 3", "try a bytearray sieve", "a set beats a list for membership"]
+        ["a set beats a list for membership", failure, "try a bytearray sieve"],
+        "the lesson first, then the newest others"
     );
     let plan = evodb(&["plan", d, "1"]).json();
     assert_eq!(plan["items"][0]["notes"], sample["notes"]);
-    assert_eq!(texts(&evodb(&["notes", d, "--limit", "1"]).json()["notes"]), ["SyntaxError: line 3"]);
+    assert_eq!(texts(&evodb(&["notes", d, "--limit", "1"]).json()["notes"]), [failure]);
 
     // Bad notes exit non-zero and leave the database as it was.
     let before = bytes(&db.join("database.json"));

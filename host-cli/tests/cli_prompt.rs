@@ -136,3 +136,47 @@ fn an_unfilled_playbook_or_a_wrong_from_is_refused_and_stores_nothing() {
     assert!(run.stderr.contains("--item"), "{}", run.stderr);
     assert_eq!(fs::read(db.join("database.json")).unwrap(), before, "nothing was sampled");
 }
+
+/// Issue 37: "the playbook's island table is copied into config.json by hand and `strategy
+/// check` does not notice when they disagree".
+#[test]
+fn strategy_config_writes_the_runs_config_and_check_notices_a_disagreement() {
+    let (scratch, _, strategy) = setup();
+    let playbook = strategy.join("strategy.md");
+    let filled = fs::read_to_string(&playbook)
+        .unwrap()
+        .lines()
+        .map(|line| match line {
+            l if l.starts_with("| 0 |") => "| 0 | loops | plain loops |".to_string(),
+            l if l.starts_with("| 1 |") => "| 1 | tables | DP tables |".to_string(),
+            l if l.starts_with("| 2 |") || l.starts_with("| 3 |") => String::new(),
+            l if l.starts_with("- `patience`") => "- `patience`: 8".to_string(),
+            l if l.contains("<CUSTOMIZE:") => l.split("<CUSTOMIZE:").next().unwrap().to_string() + "none",
+            l => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    fs::write(&playbook, filled).unwrap();
+    let dir = strategy.to_str().unwrap();
+    let config = evodb(&["strategy", "config", dir]);
+    let parsed = config.json();
+    assert_eq!(parsed["islands"][1]["name"], "tables");
+    assert_eq!(parsed["stopping"]["patience"], 8);
+    let config_path = scratch.path().join("config.json");
+    fs::write(&config_path, &config.stdout).unwrap();
+    let run = scratch.path().join("run");
+    evodb(&["init", run.to_str().unwrap(), "--rngSeed", "1", "--config", config_path.to_str().unwrap()]).json();
+    let agrees = evodb(&["strategy", "check", dir, "--db", run.to_str().unwrap()]);
+    assert_eq!(agrees.json()["configDisagrees"], serde_json::json!([]));
+    // The playbook edited after init: the check fails and names the key.
+    let edited =
+        fs::read_to_string(&playbook).unwrap().replace("| 1 | tables | DP tables |", "| 1 | tables | bit tricks |");
+    fs::write(&playbook, edited).unwrap();
+    let disagrees = evodb(&["strategy", "check", dir, "--db", run.to_str().unwrap()]);
+    assert_eq!(disagrees.code, 1, "{disagrees:?}");
+    assert!(
+        disagrees.stderr.contains("islands") && disagrees.stderr.contains("strategy config"),
+        "{}",
+        disagrees.stderr
+    );
+}

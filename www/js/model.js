@@ -154,8 +154,9 @@ export class Model {
       changes: request.changes ?? "",
       metrics: request.metrics,
       operator: request.operator ?? null,
-      // `seq` counts every evaluation from 1; the seed program is iteration 0.
-      iteration: event.seq - 1,
+      // The candidate number: every evaluation counted from 1, errors included (`seq`), the
+      // number `export --format tree` and the population markdown show too (docs/engine.md).
+      candidate: event.seq,
       migratedFrom: event.migratedFrom ?? null,
     };
     this.counts.added += 1;

@@ -36,7 +36,7 @@
  * @property {string} changes
  * @property {Metrics} metrics
  * @property {Operator | null} operator
- * @property {number} iteration
+ * @property {number} candidate
  * @property {string | null} migratedFrom
  */
 

@@ -74,7 +74,8 @@ pub struct Sample {
     pub island_description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donor_island_name: Option<String>,
-    /// Run memory: the most recent notes, newest first, within `config.notes`.
+    /// Run memory: the notes by relevance (lessons, then those about the parent, then the rest;
+    /// newest first within each), within `config.notes` (`recent_notes`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
     /// In a several-target run: the target the candidate is a version of.
@@ -151,7 +152,8 @@ pub struct PlanItem {
     pub island_description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donor_island_name: Option<String>,
-    /// Run memory: the most recent notes, newest first, within `config.notes`.
+    /// Run memory: the notes by relevance (lessons, then those about the parent, then the rest;
+    /// newest first within each), within `config.notes` (`recent_notes`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
     /// In a several-target run: the target the candidate is a version of.

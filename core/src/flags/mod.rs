@@ -5,9 +5,11 @@
 
 mod add;
 mod init;
+mod playbook;
 
 pub use add::{AddCommand, AddFlags, add_request_from_flags};
 pub use init::{ConfigFile, ConfigFlags, config_from_flags};
+pub use playbook::config_from_playbook;
 
 /// Why the flags make no request: a usage error (a flag's form, exit 2) or bad input (a value
 /// that is not JSON, exit 1).

@@ -247,7 +247,7 @@ impl Database {
         self.candidates.remember(Status::Error, None);
         if let Some(reason) = &request.reason {
             let target = self.config.target_id(scope).map(str::to_string);
-            self.note_failure(&id, reason, target);
+            self.note_failure(&id, reason, &request.changes, target);
         }
         if let Some(event_request) = event_request {
             let reason = request.reason.clone().unwrap_or_default();

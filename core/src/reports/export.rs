@@ -38,7 +38,7 @@ impl Database {
             "### Candidate {} · {} · fitness {fitness} · gen {}\n",
             p.seq(),
             self.config.island_label(p.island),
-            p.iteration_found
+            p.generation
         ));
         let operator = p.operator.map_or("—", |op| op.name());
         out.push_str(&format!("- **Operator**: {operator}\n"));

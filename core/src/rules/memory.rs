@@ -58,17 +58,24 @@ impl Database {
         note
     }
 
-    /// `note_failure`: an `error` add leaves its reason as a failure note, so every worker learns
-    /// what broke without reading the history.
-    pub(crate) fn note_failure(&mut self, program_id: &str, reason: &str, target: Option<String>) {
-        let mut end = reason.len().min(MAX_NOTE_BYTES);
-        while !reason.is_char_boundary(end) {
-            end -= 1;
-        }
-        let text = reason[..end].trim();
-        if text.is_empty() {
+    /// `note_failure`: an `error` add leaves its reason, and what the candidate tried (the first
+    /// line of its `changes`), as a failure note, so every worker learns what broke and with
+    /// which idea without reading the history.
+    pub(crate) fn note_failure(&mut self, program_id: &str, reason: &str, changes: &str, target: Option<String>) {
+        let reason = reason.trim();
+        if reason.is_empty() {
             return;
         }
+        let tried = changes.lines().map(str::trim).find(|line| !line.is_empty());
+        let text = match tried {
+            Some(tried) => format!("tried: {tried} — failed: {reason}"),
+            None => reason.to_string(),
+        };
+        let mut end = text.len().min(MAX_NOTE_BYTES);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let text = text[..end].trim();
         self.keep_note(NoteRequest {
             kind: NoteKind::Failure,
             text: text.to_string(),
@@ -77,14 +84,25 @@ impl Database {
         });
     }
 
-    /// `recent_notes`: what a sample or plan item carries — the newest notes for `target`, at
-    /// most `notes.perSample` of them, their texts within `notes.maxBytes` together (a note that
-    /// does not fit is skipped for an older, shorter one).
-    pub(crate) fn recent_notes(&self, target: Option<&str>) -> Vec<Note> {
+    /// `recent_notes`: what a sample or plan item carries — the notes for `target` chosen by
+    /// relevance, not only recency (`notes_window`): lessons first (a transferable rule stays in
+    /// view however early it was learnt), then the notes about `parent` (its failures, a note
+    /// taken with `--programId`), then the rest; newest first within each. At most
+    /// `notes.perSample` of them, their texts within `notes.maxBytes` together (a note that does
+    /// not fit is skipped for a less relevant, shorter one).
+    pub(crate) fn recent_notes(&self, target: Option<&str>, parent: Option<&str>) -> Vec<Note> {
         let limits = &self.config.notes;
+        let relevance = |note: &Note| match (note.kind, note.program_id.as_deref()) {
+            (NoteKind::Lesson, _) => 0,
+            (_, Some(about)) if Some(about) == parent => 1,
+            _ => 2,
+        };
+        let mut window: Vec<&Note> = self.notes.iter().rev().filter(|note| is_for(note, target)).collect();
+        // Stable: newest first within each rank.
+        window.sort_by_key(|note| relevance(note));
         let mut bytes = 0;
         let mut recent = Vec::new();
-        for note in self.notes.iter().rev().filter(|note| is_for(note, target)) {
+        for note in window {
             if recent.len() == limits.per_sample as usize {
                 break;
             }

@@ -40,14 +40,13 @@ impl Database {
             }
         };
         let mut items = Vec::with_capacity(n as usize);
-        let mut notes = std::collections::BTreeMap::new();
         for (i, island) in islands.into_iter().enumerate() {
             let scope = self.config.target_of_island(island);
             let target = self.config.target_id(scope).map(str::to_string);
-            let notes = notes.entry(scope).or_insert_with(|| self.recent_notes(target.as_deref())).clone();
             let work = self.draw_work(Some(island), scope, island);
             let id = |slot: u32| self.population.get(slot).program.id.to_string();
-            let parent_ids = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
+            let parent_ids: Vec<String> = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
+            let notes = self.recent_notes(target.as_deref(), parent_ids.first().map(String::as_str));
             let (island_name, island_description) = self.island_names(island);
             items.push(PlanItem {
                 name: format!("gen-{generation}/island-{island}/{}-{i}", work.operator.name()),

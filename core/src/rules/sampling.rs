@@ -48,7 +48,7 @@ impl Database {
             self.remember_sample(parent, second_parent, island, operator);
         }
         let target = self.config.target_id(scope).map(str::to_string);
-        sample.notes = self.recent_notes(target.as_deref());
+        sample.notes = self.recent_notes(target.as_deref(), sample.parent.as_ref().map(|p| p.id.as_ref()));
         if self.recording() {
             self.emit(Event::Sampled {
                 operator: sample.operator,

@@ -1,6 +1,6 @@
 // @ts-check
 // The program panel: everything about one program — its metrics, status, operator, island,
-// generation and iteration, the `changes` text, its lineage, and its code, coloured, or as a diff
+// generation and candidate number, the `changes` text, its lineage, and its code, coloured, or as a diff
 // against its parent or the best. Redrawn only when what it shows changes.
 
 import { diffLines, folded } from "../diff.js";
@@ -115,7 +115,7 @@ export class ProgramView {
   }
 
   /**
-   * Operator, island, generation, iteration, metrics and changes.
+   * Operator, island, generation, candidate number, metrics and changes.
    * @param {Model} model
    * @param {Program} program
    */
@@ -128,7 +128,7 @@ export class ProgramView {
       ["operator", program.operator ?? "—"],
       ["island", name ? `${program.island} · ${name}` : String(program.island)],
       ["generation", String(program.generation)],
-      ["iteration", String(program.iteration)],
+      ["candidate", `#${program.candidate}`],
       ["code path", program.codePath || "—"],
     ];
     if (program.migratedFrom) rows.push(["copy of", short(program.migratedFrom)]);
@@ -167,7 +167,7 @@ export class ProgramView {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.id = p.id;
-      button.textContent = `#${p.iteration} ${short(p.id)} · ${fmt(p.fitness)}`;
+      button.textContent = `#${p.candidate} ${short(p.id)} · ${fmt(p.fitness)}`;
       if (p === program) button.setAttribute("aria-current", "true");
       li.append(button, ` ${p.changes || "—"}`);
       list.append(li);

@@ -18,26 +18,9 @@ use crate::reply::Reply;
 const MARKER: &str = "<CUSTOMIZE";
 const GUIDE: &str = "CUSTOMIZE.md";
 
-/// The placeholders the skill fills from `sample` (the table in `strategy.md`); any other
-/// `{{name}}` in a prompt is a typo that would reach the mutator unfilled.
-const PLACEHOLDERS: &[&str] = &[
-    "goal",
-    "target_name",
-    "candidate_path",
-    "context",
-    "operator",
-    "island_name",
-    "island_description",
-    "donor_island_name",
-    "parent_metrics",
-    "parent_changes",
-    "parent_code",
-    "second_parent_metrics",
-    "second_parent_changes",
-    "second_parent_code",
-    "inspirations",
-    "notes",
-];
+/// The placeholders `evodb prompt` fills (the table in `strategy.md`); any other `{{name}}` in a
+/// prompt is a typo that would reach the mutator unfilled.
+use evodb_core::PLACEHOLDERS;
 
 #[derive(Debug)]
 pub enum Args {
@@ -49,6 +32,10 @@ pub enum Args {
     },
     Check {
         dir: PathBuf,
+        db: Option<PathBuf>,
+    },
+    Config {
+        dir: PathBuf,
     },
 }
 
@@ -58,15 +45,17 @@ impl Args {
             ("init", m) => {
                 Args::Init { dir: required(m, "dir"), strategy: optional(m, "strategy"), force: m.get_flag("force") }
             }
-            ("check", m) => Args::Check { dir: required(m, "dir") },
+            ("check", m) => Args::Check { dir: required(m, "dir"), db: optional(m, "db") },
+            ("config", m) => Args::Config { dir: required(m, "dir") },
             (other, _) => unreachable!("the table's command `strategy {other}` has no arguments here"),
         }
     }
 
-    pub fn run(self, _: &Context) -> Result<Reply, Failure> {
+    pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         match self {
             Args::Init { dir, strategy, force } => init(&dir, strategy.as_deref().unwrap_or("alphaevolve"), force),
-            Args::Check { dir } => check(&dir),
+            Args::Check { dir, db } => check(&dir, db.as_deref(), ctx),
+            Args::Config { dir } => Ok(Reply::from(playbook_config(&dir)?)),
         }
     }
 }
@@ -107,9 +96,46 @@ fn init(dir: &Path, strategy: &str, force: bool) -> Result<Reply, Failure> {
     Ok(Reply::from(report.to_string()))
 }
 
-/// Exit 1 while a marker is unfilled or a prompt names an unknown placeholder; the JSON on
-/// stdout lists every one, the message on stderr names the first.
-fn check(dir: &Path) -> Result<Reply, Failure> {
+/// The run's config the filled playbook gives (the core's `config_from_playbook`).
+fn playbook_config(dir: &Path) -> Result<String, Failure> {
+    let path = dir.join("strategy.md");
+    let text = fs::read_to_string(&path).map_err(|e| {
+        Failure::NotFound(format!(
+            "cannot read `{}`: {e}; run `evodb strategy init {}` first",
+            path.display(),
+            dir.display()
+        ))
+    })?;
+    Ok(evodb_core::config_from_playbook(&text)?)
+}
+
+/// Where the run's config (`db`) disagrees with the playbook's islands and stopping rules, as
+/// `{key, playbook, run}`.
+fn config_disagreements(dir: &Path, db: &Path, ctx: &Context) -> Result<Vec<Value>, Failure> {
+    let playbook: Value = serde_json::from_str(&playbook_config(dir)?).map_err(|e| Failure::Internal(e.to_string()))?;
+    let database = ctx.engine()?.database_json(db)?;
+    let run = &database["evodb"]["config"];
+    let mut found = Vec::new();
+    let islands = |config: &Value| {
+        let list = config["islands"].as_array().cloned().unwrap_or_default();
+        list.iter().map(|i| json!({"name": i["name"], "description": i["description"]})).collect::<Vec<_>>()
+    };
+    if islands(&playbook) != islands(run) {
+        found.push(json!({"key": "islands", "playbook": playbook["islands"], "run": run["islands"]}));
+    }
+    for (key, value) in playbook["stopping"].as_object().into_iter().flatten() {
+        let stored = &run["stopping"][key];
+        if stored.as_f64() != value.as_f64() {
+            found.push(json!({"key": format!("stopping.{key}"), "playbook": value, "run": stored}));
+        }
+    }
+    Ok(found)
+}
+
+/// Exit 1 while a marker is unfilled, a prompt names an unknown placeholder or (with `db`) the
+/// run's config disagrees with the playbook; the JSON on stdout lists every one, the message on
+/// stderr names the first.
+fn check(dir: &Path, db: Option<&Path>, ctx: &Context) -> Result<Reply, Failure> {
     if !dir.join("strategy.md").is_file() {
         return Err(Failure::NotFound(format!(
             "no strategy.md in `{}`; run `evodb strategy init {}` first",
@@ -119,10 +145,29 @@ fn check(dir: &Path) -> Result<Reply, Failure> {
     }
     let unfilled = unfilled_markers(dir)?;
     let unknown = unknown_placeholders(dir)?;
-    let ready = unfilled.is_empty() && unknown.is_empty();
-    let report = json!({ "dir": dir.display().to_string(), "ready": ready, "unfilled": unfilled, "unknownPlaceholders": unknown });
+    // The run is compared once the playbook is filled (an unfilled one gives no config yet).
+    let disagrees = match db {
+        Some(db) if unfilled.is_empty() => config_disagreements(dir, db, ctx)?,
+        _ => Vec::new(),
+    };
+    let ready = unfilled.is_empty() && unknown.is_empty() && disagrees.is_empty();
+    let mut report = json!({ "dir": dir.display().to_string(), "ready": ready, "unfilled": unfilled, "unknownPlaceholders": unknown });
+    if db.is_some() {
+        report["configDisagrees"] = json!(disagrees);
+    }
     if ready {
         return Ok(Reply::from(report.to_string()));
+    }
+    if let (true, true, Some(first)) = (unfilled.is_empty(), unknown.is_empty(), disagrees.first()) {
+        let failure = Failure::BadInput(format!(
+            "the run's config disagrees with the playbook on {} ({} in the playbook, {} in the run); write the config \
+             with `evodb strategy config {}` before `evodb init`, or edit the playbook to match the run",
+            first["key"].as_str().unwrap_or(""),
+            first["playbook"],
+            first["run"],
+            dir.display()
+        ));
+        return Ok(Reply::failed(report.to_string(), failure));
     }
     let (first, what, fix) = match unfilled.first() {
         Some(first) => (

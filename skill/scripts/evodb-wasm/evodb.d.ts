@@ -384,7 +384,8 @@ export interface PlanItem {
     islandDescription?: string;
     donorIslandName?: string;
     /**
-     * Run memory: the most recent notes, newest first, within `config.notes`.
+     * Run memory: the notes by relevance (lessons, then those about the parent, then the rest;
+     * newest first within each), within `config.notes` (`recent_notes`).
      */
     notes?: Note[];
     /**
@@ -722,7 +723,8 @@ export interface Sample {
     islandDescription?: string;
     donorIslandName?: string;
     /**
-     * Run memory: the most recent notes, newest first, within `config.notes`.
+     * Run memory: the notes by relevance (lessons, then those about the parent, then the rest;
+     * newest first within each), within `config.notes` (`recent_notes`).
      */
     notes?: Note[];
     /**

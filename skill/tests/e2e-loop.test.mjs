@@ -258,7 +258,9 @@ function runSkill(dbTool, tmp, t) {
     assert.equal(sample.islandName, ISLANDS[sample.island].name, "the sample names its island's family");
     assert.equal(sample.islandDescription, ISLANDS[sample.island].description);
     const remembered = (sample.notes ?? []).map((n) => `${n.kind}: ${n.text}`);
-    assert.deepEqual(remembered, memory.toReversed(), `iteration ${i}: the sample carries the notes, newest first`);
+    // By relevance: lessons first (an early one never scrolls out), then the rest; newest first within each.
+    const byRelevance = memory.toReversed().toSorted((a, b) => Number(!a.startsWith("lesson:")) - Number(!b.startsWith("lesson:")));
+    assert.deepEqual(remembered, byRelevance, `iteration ${i}: the sample carries the notes, lessons first`);
 
     // 5c with the playbook: the operator's prompt template, every placeholder filled from the sample.
     const prompt = fillPrompt(fs.readFileSync(P(STRATEGY, "prompts", PROMPT_OF[operator]), "utf8"), {
@@ -295,7 +297,8 @@ function runSkill(dbTool, tmp, t) {
       added = evodb("add", DB, ...common, "--metrics", "{}", "--status", "error", "--reason", reason).json();
       assert.equal(added.status, "error");
       errorIds.add(added.id);
-      memory.push(`failure: ${reason}`); // an error's reason becomes a failure note by itself
+      // An error's reason becomes a failure note by itself, with what the candidate tried.
+      memory.push(`failure: tried: ${CHANGES[file]} — failed: ${reason}`);
       line = `Iteration ${i}/${ITERATIONS} | ${operator} | ✗ tests failed (${failing}) | best ${f2(fitness(added.bestMetrics))}`;
       iterations.push({ i, file, id: added.id, status: "error", parentId: parent.id, reason });
     } else {

@@ -9,22 +9,22 @@
 mod bridge;
 mod git_names;
 mod kinds;
+mod measurements;
 mod notes;
-mod remeasure;
 mod request;
 mod results;
 mod stats;
-mod targets;
+mod target_results;
 
 pub use bridge::{IntoCore, IntoFace};
 pub use git_names::{MAX_BRANCH_BYTES, branch_problem, commit_problem};
 pub use kinds::{ExportFormat, Operator, Status};
+pub use measurements::{RemeasureRequest, Remeasured};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
-pub use remeasure::{RemeasureRequest, Remeasured};
 pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
 pub use results::{
     AddOutcome, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict, Sample, SampledParent,
     StopVerdict,
 };
 pub use stats::{CellStats, IslandStats, Stats};
-pub use targets::{SynergyItem, SynergyPart, SynergyResult, TargetStats};
+pub use target_results::{SynergyItem, SynergyPart, SynergyResult, TargetStats};

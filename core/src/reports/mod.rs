@@ -3,8 +3,8 @@
 
 mod export;
 mod lineage;
+mod population_stats;
 mod prompt;
-mod stats;
 
 pub use prompt::{
     Handout, HandoutProgram, PLACEHOLDERS, PromptParts, check_prompt_template, problem_from_playbook,

@@ -5,6 +5,7 @@
 //! stop, how a program measured again folds the new measurement in, the file policy a candidate's changes must pass, and where `apply` puts a program's code
 //! in the user's file.
 
+mod fold_measurement;
 mod memory;
 mod migration;
 mod operators;
@@ -13,13 +14,12 @@ mod planning;
 mod policy;
 mod pruned_retries;
 mod pruning;
-mod remeasure;
 mod sampled_islands;
 mod sampling;
 mod stopping;
 
+pub(crate) use fold_measurement::fold_measurement;
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
 pub(crate) use pruned_retries::MAX_PRUNED;
-pub(crate) use remeasure::fold_measurement;
 pub(crate) use sampled_islands::MAX_SAMPLED;

@@ -82,7 +82,7 @@ export class FitnessView {
       ctx.fillText(String(v), px(v), height - PAD.bottom + 13);
     }
     ctx.fillStyle = colours.ink;
-    ctx.fillText("programs added (iteration)", PAD.left + plotW / 2, height - 4);
+    ctx.fillText("candidates added (candidate number)", PAD.left + plotW / 2, height - 4);
     ctx.save();
     ctx.translate(11, PAD.top + plotH / 2);
     ctx.rotate(-Math.PI / 2);

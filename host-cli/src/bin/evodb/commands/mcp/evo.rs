@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::session::{BatchItem, Objective, Session, TargetInfo};
+use super::evo_state::{BatchItem, Objective, Session, TargetInfo};
 use super::tools::{Entry, Line, Tool, entry};
 use super::{Answer, Run};
 use crate::failure::Failure;
@@ -94,7 +94,7 @@ impl Tool for EvoInit {
                  evodb's own tools (sample, add, plan) on this one",
             ));
         }
-        let repo = super::session::repository(&self.repo_path)?;
+        let repo = super::evo_state::repository(&self.repo_path)?;
         if self.batch_size == 0 || self.max_fe == 0 {
             return Err(usage("batch_size and max_fe must be at least 1"));
         }
@@ -165,7 +165,7 @@ impl Tool for EvoReportSeed {
             return Err(usage("fitness must be a finite number"));
         }
         let commit = session.resolve(self.commit.as_deref().unwrap_or("HEAD"))?;
-        session.seed = Some(super::session::SeedReport { fitness: self.fitness, commit: commit.clone() });
+        session.seed = Some(super::evo_state::SeedReport { fitness: self.fitness, commit: commit.clone() });
         run.setup.replace(Some(session));
         answer(json!({"status": "seed_recorded", "fitness": self.fitness, "commit": commit,
             "next": "tag it seed-baseline, then evo_register_targets"}))

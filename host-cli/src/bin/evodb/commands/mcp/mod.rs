@@ -12,10 +12,10 @@
 //! evo-anything's `evo_*` (`evo.rs`); `reference.rs` writes docs/mcp.md from the same types.
 
 mod evo;
+mod evo_state;
 #[cfg(test)]
 mod reference;
 mod server;
-mod session;
 mod tools;
 
 use std::cell::RefCell;
@@ -77,7 +77,7 @@ pub struct Run<'a> {
     pub ctx: &'a Context,
     pub db: String,
     /// evo-anything's setup between `evo_init` and `evo_register_targets`, before the run exists.
-    pub setup: RefCell<Option<session::Session>>,
+    pub setup: RefCell<Option<evo_state::Session>>,
 }
 
 impl Run<'_> {

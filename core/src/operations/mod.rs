@@ -319,7 +319,7 @@ impl Database {
     pub(super) fn outcome_without_program(
         &self,
         id: Arc<str>,
-        metrics: crate::Metrics,
+        metrics: crate::metrics::Metrics,
         status: Status,
         cached: bool,
     ) -> AddOutcome {
@@ -429,7 +429,7 @@ impl Database {
         if let Some(reference) = parent.or(self.best).map(|slot| &self.population.get(slot).program)
             && !reference.metrics.same_names(&request.metrics)
         {
-            let list = |m: &crate::Metrics| {
+            let list = |m: &crate::metrics::Metrics| {
                 m.iter().map(|(name, _)| name).collect::<BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(", ")
             };
             warnings.push(format!(

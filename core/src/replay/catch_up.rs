@@ -47,7 +47,7 @@ struct Noted {
 #[derive(Deserialize)]
 struct Remeasured {
     id: String,
-    metrics: crate::Metrics,
+    metrics: crate::metrics::Metrics,
 }
 
 #[derive(Deserialize)]
@@ -154,7 +154,7 @@ impl Input {
             Input::Sampled(Sampled { target }) => db.sample_for(target.as_deref()).map(drop),
             Input::Noted(Noted { request }) => db.note(request).map(drop),
             Input::Remeasured(Remeasured { id, metrics }) => {
-                db.remeasure(crate::RemeasureRequest { id, metrics }).map(drop)
+                db.remeasure(crate::api::RemeasureRequest { id, metrics }).map(drop)
             }
             Input::Planned(Planned { n, frozen, boosted }) => db.plan(n, &frozen, &boosted).map(drop),
         }

@@ -44,7 +44,7 @@ impl Database {
         out.push_str(&format!("- **Operator**: {operator}\n"));
         let parent = match self.program(&p.parent_id) {
             Some(parent) => parent.seq().to_string(),
-            None if p.parent_id == crate::ROOT_PARENT_ID => "none (seed program)".to_string(),
+            None if p.parent_id == crate::api::ROOT_PARENT_ID => "none (seed program)".to_string(),
             None => format!("`{}` (no longer in the population)", p.parent_id),
         };
         out.push_str(&format!("- **Parent(s)**: {parent}\n"));

@@ -11,6 +11,7 @@
 //! The tools: evodb's own (`tools.rs`, each answering the JSON its command prints) and
 //! evo-anything's `evo_*` (`evo.rs`); `reference.rs` writes docs/mcp.md from the same types.
 
+mod catalogue;
 mod evo;
 mod evo_state;
 #[cfg(test)]
@@ -59,7 +60,7 @@ impl Args {
             .map_err(|e| Failure::Io(format!("cannot start the MCP server's thread: {e}")))?;
         // Ends when the protocol thread ends, which drops the last sender.
         for job in jobs {
-            let result = tools::call(&run, &job.name, job.arguments);
+            let result = catalogue::call(&run, &job.name, job.arguments);
             // The client may have gone (a cancelled call): nothing to answer.
             let _ = job.answer.send(result);
         }

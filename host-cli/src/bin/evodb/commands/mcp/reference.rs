@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::tools::table;
+use super::catalogue::table;
 
 /// The reference of every tool: its description, then each argument with its type, whether it
 /// is required, and its description — all read from the tool's input schema.

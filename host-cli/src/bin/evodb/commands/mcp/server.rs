@@ -13,6 +13,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tokio::sync::oneshot;
 
+use super::catalogue;
 use super::tools::{self, ToolResult};
 
 /// The protocol revisions served: both still open with `initialize`.
@@ -57,7 +58,7 @@ impl ServerHandler for Handler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::list()))
+        Ok(ListToolsResult::with_all_items(catalogue::list()))
     }
 
     async fn call_tool(

@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use rmcp::model::{JsonObject, Tool as McpTool, ToolAnnotations};
+use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{Answer, Run, evo};
+use super::{Answer, Run};
 use crate::failure::Failure;
 
 /// What the engine's thread sends back: the answer, or the refusal's message.
@@ -53,9 +53,9 @@ pub fn entry<T: Tool>() -> Entry {
     }
 }
 
-/// Every tool, evodb's first.
-pub fn table() -> Vec<Entry> {
-    let mut table = vec![
+/// evodb's own tools, in the order `tools/list` shows them.
+pub fn own() -> Vec<Entry> {
+    vec![
         entry::<Sample>(),
         entry::<Add>(),
         entry::<Seed>(),
@@ -67,29 +67,11 @@ pub fn table() -> Vec<Entry> {
         entry::<Notes>(),
         entry::<Lineage>(),
         entry::<ShouldStop>(),
-    ];
-    table.extend(evo::table());
-    table
+    ]
 }
 
-pub fn list() -> Vec<McpTool> {
-    table()
-        .into_iter()
-        .map(|e| {
-            let mut annotations = ToolAnnotations::new();
-            annotations.read_only_hint = Some(e.read_only);
-            McpTool::new(e.name, e.description, (e.schema)()).annotate(annotations)
-        })
-        .collect()
-}
-
-/// Runs the tool `name` with `arguments`; every refusal names the tool and the argument.
-pub fn call(run: &Run, name: &str, arguments: JsonObject) -> ToolResult {
-    let table = table();
-    let Some(entry) = table.iter().find(|e| e.name == name) else {
-        let names: Vec<&str> = table.iter().map(|e| e.name).collect();
-        return Err(format!("no tool `{name}`; the tools are {}", names.join(", ")));
-    };
+/// Runs `entry` with `arguments`.
+pub fn call_entry(entry: &Entry, run: &Run, arguments: JsonObject) -> ToolResult {
     (entry.call)(run, arguments)
 }
 
@@ -512,19 +494,6 @@ mod tests {
     fn a_refusal_names_arguments_not_flags() {
         assert_eq!(refusal("add", "Missing required flag: --metrics"), "add: missing required argument: metrics");
         assert_eq!(refusal("note", "pass --text (or x--y)"), "note: pass text (or x--y)");
-    }
-
-    #[test]
-    fn every_schema_is_an_object_and_every_name_is_unique() {
-        let table = table();
-        let mut names: Vec<&str> = table.iter().map(|e| e.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), table.len());
-        for entry in &table {
-            let schema = (entry.schema)();
-            assert_eq!(schema.get("type"), Some(&Value::from("object")), "{}", entry.name);
-        }
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub use database::{Database, Event, MAX_SEED, Program, code_hash};
 pub use error::{Error, Result};
 pub use flags::{
     AddCommand, AddFlags, ConfigFile, ConfigFlags, FlagError, add_request_from_flags, config_from_flags,
-    config_from_playbook,
+    config_from_playbook, without_final_newline,
 };
 pub use metrics::Metrics;
 pub use rules::{DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};

@@ -137,9 +137,9 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
     Ok(request)
 }
 
-/// A description read from a file ends where its text does: the file's final newline (`\n` or
-/// `\r\n`) is not part of it.
-fn without_final_newline(text: &str) -> &str {
+/// A description or note read from a file ends where its text does: the file's final newline
+/// (`\n` or `\r\n`) is not part of it.
+pub fn without_final_newline(text: &str) -> &str {
     text.strip_suffix("\r\n").or_else(|| text.strip_suffix('\n')).unwrap_or(text)
 }
 

@@ -52,17 +52,6 @@ fn read_regular_file(flag: &str, path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-/// A description read from a file loses the one line ending an editor leaves at its end.
-pub fn without_final_newline(mut text: String) -> String {
-    if text.ends_with('\n') {
-        text.pop();
-        if text.ends_with('\r') {
-            text.pop();
-        }
-    }
-    text
-}
-
 /// `--timeoutSec` as a duration: positive and finite.
 pub fn timeout_of(seconds: f64) -> Result<Duration, Failure> {
     Duration::try_from_secs_f64(seconds).ok().filter(|t| !t.is_zero()).ok_or_else(|| {

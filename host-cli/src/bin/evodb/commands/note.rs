@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::context::Context;
 use crate::failure::Failure;
-use crate::input::{read_text, without_final_newline};
+use crate::input::read_text;
 use crate::matches::{optional, required};
 use crate::reply::Reply;
 
@@ -40,7 +40,7 @@ impl Args {
         let Args { db, kind, text, text_file, target, program_id } = self;
         let text = match (text, text_file) {
             (Some(text), _) => text,
-            (None, Some(path)) => without_final_newline(read_text("--textFile", &path)?),
+            (None, Some(path)) => evodb_core::without_final_newline(&read_text("--textFile", &path)?).to_string(),
             (None, None) => {
                 return Err(Failure::Usage("missing --text (or --textFile): what should the note say?".into()));
             }

@@ -69,6 +69,10 @@ pub const STATUS: Flag = Flag::text("status", "STATUS", "The evaluation's outcom
     ]);
 pub const REASON: Flag =
     Flag::text("reason", "TEXT", "Why the candidate was rejected or failed").hyphen_values(HyphenValues::Any);
+pub const DECIDE: Flag = Flag::switch(
+    "decide",
+    "The playbook's rule: accepted when fitter than its parent, else rejected with a reason naming both fitnesses",
+);
 pub const OPERATOR: Flag = Flag::text(
     "operator",
     "OPERATOR",
@@ -112,9 +116,9 @@ pub const GIT_FLAGS: [Flag; 4] = [
     ),
 ];
 
-const ADD_FLAGS: [Flag; 18] = concat_flags(&[
+const ADD_FLAGS: [Flag; 19] = concat_flags(&[
     &CANDIDATE_FLAGS,
-    &[PARENT_ID, ID, ISLAND, STATUS, REASON, OPERATOR, PLAN_ITEM, TARGET_ID],
+    &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TARGET_ID],
     &GIT_FLAGS,
 ]);
 const SEED_FLAGS: [Flag; 7] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID]]);

@@ -89,6 +89,7 @@ async function addRequest(command, flags) {
     for (const key of ["parentId", "id", "status", "reason", "operator", "planItem"]) {
       if (flags[key] !== undefined) addFlags[key] = flags[key];
     }
+    if (flags.decide) addFlags.decide = true;
   }
   if (flags.targetId !== undefined) addFlags.targetId = flags.targetId;
   return engine(() => addRequestFromFlags(command, addFlags));

@@ -582,3 +582,33 @@ pub(crate) fn remeasure() -> Vec<Vector> {
         ops,
     )]
 }
+
+/// Issue 37 (the tool does the bookkeeping, vector 73): with the operators on, a sample carries
+/// its parent's fitness and a plan item carries what a sample carries (the parent with its
+/// fitness, the second parent, the island's best as inspirations); an add with `decide` is
+/// accepted when fitter than its parent and rejected (the reason naming both fitnesses) when
+/// not; `decide` with a status is refused and changes nothing; the history replays the rule.
+pub(crate) fn decide() -> Vec<Vector> {
+    let decided = |request: Value| with(request, "decide", json!(true));
+    let ops = vec![
+        add(req("p0", "0", 0.5), T0),
+        add(req("p1", "p0", 0.6), T0 + 1.0),
+        add(req("p2", "p0", 0.7), T0 + 2.0),
+        add(req("p3", "p1", 0.55), T0 + 3.0),
+        op("sample"),
+        add(decided(req("c1", "p2", 0.9)), T0 + 4.0),
+        add(decided(req("c2", "p2", 0.7)), T0 + 5.0),
+        add(decided(req("c3", "p1", 0.2)), T0 + 6.0),
+        add(decided(with(with(req("c4", "p1", 0.2), "status", json!("error")), "reason", json!("crashed"))), T0 + 7.0),
+        plan(3, &[], &[]),
+        op("events"),
+        op("snapshot"),
+    ];
+    vec![vector(
+        "decide-and-handouts",
+        "add --decide: accepted when fitter than the parent, else rejected with both fitnesses; samples and plan \
+         items carry the parent's fitness, plan items the parents and inspirations",
+        json!({"numIslands": 2, "operators": {}}),
+        ops,
+    )]
+}

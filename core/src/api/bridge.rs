@@ -114,7 +114,7 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item, branch, commit, target
+                    plan_item, branch, commit, target, decide
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -123,7 +123,7 @@ macro_rules! face_shapes {
                 Inspiration = Inspiration { id, metrics, changes },
                 Sample = SampleResult {
                     parent, inspirations, operator, island, second_parent, donor_island, forced_by, island_name,
-                    island_description, donor_island_name, notes, target
+                    island_description, donor_island_name, notes, target, parent_fitness
                 },
                 BestProgram = BestProgram { id, code_path, target_code, metrics, changes, iteration_found },
                 Info = DatabaseInfo {
@@ -143,7 +143,7 @@ macro_rules! face_shapes {
                 StopVerdict = StopVerdict { stop, reason, evaluations, rounds, stagnation, best_fitness },
                 PlanItem = PlanItem {
                     name, operator, island, parent_ids, donor_island, forced_by, island_name, island_description,
-                    donor_island_name, notes, target
+                    donor_island_name, notes, target, parent, parent_fitness, second_parent, inspirations
                 },
                 SynergyPart = SynergyPart { target, program_id },
                 SynergyItem = SynergyItem { name, parts },

@@ -65,6 +65,10 @@ pub struct AddRequest {
     /// plan item, island or parent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// The playbook's rule, applied by the engine (`decide_status`): the candidate is accepted
+    /// when it is fitter than its parent, else rejected with a reason naming both fitnesses.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub decide: bool,
 }
 
 fn root_parent() -> String {
@@ -97,6 +101,7 @@ impl AddRequest {
             branch: None,
             commit: None,
             target: None,
+            decide: false,
         }
     }
 
@@ -128,6 +133,12 @@ impl AddRequest {
         }
         if let Some(why) = self.commit.as_deref().and_then(super::commit_problem) {
             return Err(Error::input("commit", why));
+        }
+        if self.decide && self.status != Status::Accepted {
+            return Err(Error::input(
+                "decide",
+                "decides the status itself; leave out --status (or leave out --decide to set it yourself)",
+            ));
         }
         if self.status == Status::Error && self.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
             return Err(Error::input("reason", "is required for status `error`; say why the evaluation failed"));

@@ -81,6 +81,10 @@ pub struct Sample {
     /// In a several-target run: the target the candidate is a version of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// With operators configured: the parent's fitness, what a child must beat to be accepted
+    /// under the playbook's rule (`add --decide`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_fitness: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -159,6 +163,16 @@ pub struct PlanItem {
     /// In a several-target run: the target the candidate is a version of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// What a sample carries, so a worker needs nothing else: the parent (with its fitness),
+    /// the second parent, and the inspirations, best first (`plan_inspirations`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<SampledParent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_fitness: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_parent: Option<SampledParent>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inspirations: Vec<Inspiration>,
 }
 
 /// What `should_stop` answers.

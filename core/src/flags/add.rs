@@ -63,6 +63,8 @@ pub struct AddFlags {
     pub id: Option<String>,
     pub island: Option<u32>,
     pub status: Option<String>,
+    /// `--decide`: the engine applies the playbook's rule (`decide_status`).
+    pub decide: bool,
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
@@ -126,6 +128,7 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
         ("operator", flags.operator.clone().map(Into::into)),
         ("planItem", flags.plan_item.clone().map(Into::into)),
         ("target", flags.target_id.clone().map(Into::into)),
+        ("decide", flags.decide.then_some(true.into())),
     ];
     for (key, value) in optional {
         if let Some(value) = value {

@@ -147,10 +147,10 @@ impl Database {
             Some((index, _, _)) => drop(self.pending.remove(index)),
             None => self.consume_sample(&request),
         }
+        let (status, reason) = self.decide_status(&request, parent, fitness);
         let event_request = self.events.is_some().then(|| request.clone());
         let id = self.answer_id(&request);
         let seq = self.next_seq();
-        let status = request.status;
         let program = Program {
             id,
             code_path: request.code_path.into(),
@@ -164,8 +164,8 @@ impl Database {
             island,
             migrated_from: None,
             seq_if_not_implied: Program::implied_seq(self.last_iteration, seq),
-            status: request.status,
-            reason: request.reason,
+            status,
+            reason,
             operator,
             second_parent_id,
             cell: cell.clone(),
@@ -184,7 +184,7 @@ impl Database {
                 seq,
                 id: id.to_string(),
                 island,
-                status: request.status,
+                status,
                 fitness,
                 cell: cell.clone(),
                 request,

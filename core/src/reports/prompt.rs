@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::api::{Note, NoteKind, Operator};
 use crate::database::Database;
 use crate::error::{Error, Result};
+use crate::metrics::six_places;
 
 /// A sample or a plan item as `sample` and `plan` print them: only the fields a prompt reads.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -223,19 +224,20 @@ impl Database {
         })
     }
 
-    /// The handout's inspirations, best first; a plan item carries none, so it gets the best of
-    /// its island that are not its parents (as many as a sample draws from the top).
+    /// The handout's inspirations, best first; a plan item written before items carried them
+    /// gets what `plan` gives an item today (`plan_inspirations`).
     fn prompt_inspirations(&self, handout: &Handout, parents: [Option<&str>; 2]) -> Result<String> {
         let mut ids: Vec<String> = handout.inspirations.iter().map(|p| p.id.clone()).collect();
         if ids.is_empty()
             && handout.parent.is_none()
-            && let Some(island) = handout.island.filter(|&i| (i as usize) < self.islands.len())
+            && let Some(island) = handout.island
         {
-            let mut members: Vec<&str> =
-                self.island_members(island).into_iter().filter(|id| !parents.contains(&Some(*id))).collect();
-            members.sort_by(|a, b| rank(self.fitness(b), self.fitness(a)).then_with(|| a.cmp(b)));
-            let count = self.config().inspirations_from_top.max(1) as usize;
-            ids = members.into_iter().take(count).map(String::from).collect();
+            let slots = parents.map(|id| id.and_then(|id| self.population.slot_of(id)));
+            ids = self
+                .plan_inspirations(island, slots)
+                .into_iter()
+                .map(|slot| self.population.get(slot).program.id.to_string())
+                .collect();
         }
         let mut programs: Vec<(String, PromptProgram)> =
             ids.into_iter().map(|id| self.prompt_program(&id).map(|p| (id, p))).collect::<Result<_>>()?;
@@ -285,12 +287,4 @@ impl PromptProgram {
             None => format!("{} (no fitness: it failed)", self.metrics),
         }
     }
-}
-
-/// A fitness as a prompt shows it: at most six decimals, no trailing zeros (`0.8`, not
-/// `0.7999999999999999`).
-fn six_places(value: f64) -> String {
-    let text = format!("{value:.6}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" { "0".to_string() } else { text.to_string() }
 }

@@ -1,7 +1,7 @@
 //! The rules of a run, each in its own module as `impl Database` blocks over the state: how a
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
-//! candidate (and which island its answer joins), how a batch is planned, when a run should
+//! candidate (and which island its answer joins), how a batch is planned, when a candidate no fitter than its parent is rejected, when a run should
 //! stop, how a program measured again folds the new measurement in, the file policy a candidate's changes must pass, and where `apply` puts a program's code
 //! in the user's file.
 
@@ -9,6 +9,7 @@ mod fold_measurement;
 mod memory;
 mod migration;
 mod operators;
+mod parent_rule;
 mod placement;
 mod planning;
 mod policy;

@@ -1,7 +1,7 @@
 //! `plan`: a batch of work items for parallel workers (evo-anything). Each item's island is fixed
 //! when it is planned, so an add naming the item lands there however the workers interleave.
 
-use crate::api::{Plan, PlanItem, SynergyItem, SynergyPart};
+use crate::api::{Inspiration, Plan, PlanItem, SampledParent, SynergyItem, SynergyPart};
 use crate::database::Database;
 use crate::database::Event;
 use crate::database::PendingItem;
@@ -48,6 +48,12 @@ impl Database {
             let parent_ids: Vec<String> = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
             let notes = self.recent_notes(target.as_deref(), parent_ids.first().map(String::as_str));
             let (island_name, island_description) = self.island_names(island);
+            let program = |slot: u32| &self.population.get(slot).program;
+            let inspirations = self
+                .plan_inspirations(island, [work.parent, work.second_parent])
+                .into_iter()
+                .map(|slot| Inspiration::from(program(slot)))
+                .collect();
             items.push(PlanItem {
                 name: format!("gen-{generation}/island-{island}/{}-{i}", work.operator.name()),
                 operator: work.operator,
@@ -60,6 +66,10 @@ impl Database {
                 donor_island_name: work.donor_island.and_then(|donor| self.config.island_name(donor)),
                 notes,
                 target,
+                parent: work.parent.map(|slot| SampledParent::from(program(slot))),
+                parent_fitness: work.parent.map(|slot| self.population.get(slot).fitness),
+                second_parent: work.second_parent.map(|slot| SampledParent::from(program(slot))),
+                inspirations,
             });
         }
         let synergy = self.synergy_item(generation);
@@ -89,6 +99,21 @@ impl Database {
             items: items.iter().map(|item| item.name.clone()).chain(synergy.as_ref().map(|s| s.name.clone())).collect(),
         });
         Ok(Plan { generation, items, synergy })
+    }
+
+    /// `plan_inspirations`: a plan item's inspirations, drawn without the PRNG (a plan's draws
+    /// are the parents'): its island's best that are not its parents, best first, as many as a
+    /// sample draws from the top (`inspirationsFromTop`, at least one).
+    pub(crate) fn plan_inspirations(&self, island: u32, parents: [Option<u32>; 2]) -> Vec<u32> {
+        let Some(members) = self.islands.get(island as usize) else { return Vec::new() };
+        let count = self.config.inspirations_from_top.max(1) as usize;
+        let mut slots: Vec<u32> = members.members().filter(|slot| !parents.contains(&Some(*slot))).collect();
+        let fitness = |slot: &u32| self.population.get(*slot).fitness;
+        slots.sort_by(|a, b| {
+            fitness(b).total_cmp(&fitness(a)).then_with(|| program_id(self, *a).cmp(program_id(self, *b)))
+        });
+        slots.truncate(count);
+        slots
     }
 
     /// `spread_over_targets`: item `j` of the run (counted by `plan_cursor`) goes to a target in
@@ -161,4 +186,8 @@ impl Database {
             )
         })
     }
+}
+
+fn program_id(db: &Database, slot: u32) -> &str {
+    &db.population.get(slot).program.id
 }

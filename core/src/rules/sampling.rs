@@ -94,6 +94,7 @@ impl Database {
             second_parent: work.second_parent.map(|slot| SampledParent::from(program(slot))),
             donor_island: work.donor_island,
             forced_by: work.forced_by.map(str::to_string),
+            parent_fitness: work.parent.map(|slot| self.population.get(slot).fitness),
             ..Sample::default()
         }
     }

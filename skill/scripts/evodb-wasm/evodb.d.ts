@@ -148,6 +148,11 @@ export interface AddRequest {
      * plan item, island or parent).
      */
     target?: string;
+    /**
+     * The playbook's rule, applied by the engine (`decide_status`): the candidate is accepted
+     * when it is fitter than its parent, else rejected with a reason naming both fitnesses.
+     */
+    decide?: boolean;
 }
 
 /**
@@ -392,6 +397,14 @@ export interface PlanItem {
      * In a several-target run: the target the candidate is a version of.
      */
     target?: string;
+    /**
+     * What a sample carries, so a worker needs nothing else: the parent (with its fitness),
+     * the second parent, and the inspirations, best first (`plan_inspirations`).
+     */
+    parent?: SampledParent;
+    parentFitness?: number;
+    secondParent?: SampledParent;
+    inspirations?: Inspiration[];
 }
 
 /**
@@ -731,6 +744,11 @@ export interface Sample {
      * In a several-target run: the target the candidate is a version of.
      */
     target?: string;
+    /**
+     * With operators configured: the parent's fitness, what a child must beat to be accepted
+     * under the playbook's rule (`add --decide`).
+     */
+    parentFitness?: number;
 }
 
 /**
@@ -755,6 +773,10 @@ export interface AddFlags {
     id?: string | null;
     island?: number | null;
     status?: string | null;
+    /**
+     * `--decide`: the engine applies the playbook's rule (`decide_status`).
+     */
+    decide?: boolean;
     reason?: string | null;
     operator?: string | null;
     planItem?: string | null;

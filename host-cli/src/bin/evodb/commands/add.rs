@@ -21,6 +21,7 @@ pub struct Args {
     pub id: Option<String>,
     pub island: Option<u32>,
     pub status: Option<String>,
+    pub decide: bool,
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
@@ -37,6 +38,7 @@ impl Args {
             id: optional(m, "id"),
             island: optional(m, "island"),
             status: optional(m, "status"),
+            decide: m.get_flag("decide"),
             reason: optional(m, "reason"),
             operator: optional(m, "operator"),
             plan_item: optional(m, "planItem"),
@@ -46,14 +48,36 @@ impl Args {
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let Args { db, candidate: mut c, parent_id, id, island, status, reason, operator, plan_item, target_id, git } =
-            self;
+        let Args {
+            db,
+            candidate: mut c,
+            parent_id,
+            id,
+            island,
+            status,
+            decide,
+            reason,
+            operator,
+            plan_item,
+            target_id,
+            git,
+        } = self;
         let git = crate::git_mode::resolve(git)?;
         if let Some(git) = &git {
             git.fill_code(&mut c.code_path, &mut c.target_code, c.target_code_file.is_some());
         }
-        let flags =
-            AddFlags { parent_id, id, island, status, reason, operator, plan_item, target_id, ..AddFlags::default() };
+        let flags = AddFlags {
+            parent_id,
+            id,
+            island,
+            status,
+            decide,
+            reason,
+            operator,
+            plan_item,
+            target_id,
+            ..AddFlags::default()
+        };
         let mut request = c.into_request(AddCommand::Add, flags)?;
         let engine = ctx.engine()?;
         let policy = match &git {

@@ -254,6 +254,7 @@ fn request(tool: &str, program: &SourceProgram) -> Result<AddRequest, String> {
         branch: None,
         commit: None,
         target: None,
+        decide: false,
     })
 }
 

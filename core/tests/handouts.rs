@@ -123,3 +123,32 @@ fn decide_with_a_status_is_refused_and_changes_nothing() {
     assert!(err.contains("decide") && err.contains("--status"), "{err}");
     assert_eq!(db.to_json(), before);
 }
+
+#[test]
+fn a_planned_crossover_child_records_both_parents() {
+    let mut db = with_operators(2);
+    let mut parent = db.best().unwrap().id.to_string();
+    for i in 1..=8 {
+        parent = db.add(child(&parent, i, 0.3 + f64::from(i) * 0.05), f64::from(i)).unwrap().id;
+    }
+    let mut i = 100;
+    let (item, second) = loop {
+        let plan = db.plan(4, &[], &[]).unwrap();
+        let mut crossover = None;
+        for item in plan.items {
+            i += 1;
+            let first = item.parent.as_ref().unwrap().id.to_string();
+            let request = AddRequest { plan_item: Some(item.name.clone()), ..child(&first, i, 0.2) };
+            let added = db.add(request, f64::from(i)).unwrap();
+            if let (Some(second), None) = (&item.second_parent, &crossover) {
+                crossover = Some((added.id, second.id.to_string()));
+            }
+        }
+        if let Some(found) = crossover {
+            break found;
+        }
+        assert!(i < 200, "a crossover or migration item within 25 plans");
+    };
+    let program = db.program(&item).expect("the child is live");
+    assert_eq!(program.second_parent_id.as_deref(), Some(second.as_str()));
+}

@@ -13,6 +13,10 @@ pub(crate) struct PendingItem {
     pub name: String,
     pub island: u32,
     pub operator: Operator,
+    /// Crossover's diverse parent or migration's donor program: the add that answers the item
+    /// records it on the child, as an answered sample's does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_parent_id: Option<String>,
     /// A synergy item's parts (it has no island or operator of its own: those fields are 0 and
     /// `exploitation`); empty for every other item.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -91,11 +91,12 @@ impl Database {
 
     /// Keeps the answer to pending item `index` until the items before it are in. The checks
     /// its application would make run now, so applying it later cannot fail.
-    pub(super) fn hold(&mut self, request: AddRequest, now: f64, index: usize) -> Result<AddOutcome> {
+    pub(super) fn hold(&mut self, mut request: AddRequest, now: f64, index: usize) -> Result<AddOutcome> {
         let island = self.pending[index].island;
         let mut cell = None;
+        let mut fitness = None;
         if request.status != Status::Error {
-            fitness_of(&self.config, &request.metrics)?;
+            fitness = Some(fitness_of(&self.config, &request.metrics)?);
             if !self.config.features.is_empty() {
                 cell = Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?);
             }
@@ -104,6 +105,13 @@ impl Database {
         if self.recording() {
             let item = self.pending[index].name.clone();
             self.emit(Event::Held { item, id: id.to_string(), request: request.clone(), now });
+        }
+        // `decide` compares with the parent as the answer arrives, so the caller learns the
+        // status now; the held request keeps the decision (replay re-runs this from `held`).
+        if let Some(fitness) = fitness.filter(|_| request.decide) {
+            let parent = self.population.slot_of(&request.parent_id);
+            (request.status, request.reason) = self.decide_status(&request, parent, fitness);
+            request.decide = false;
         }
         let (metrics, status) = (request.metrics.clone(), request.status);
         self.pending[index].held = Some(HeldAnswer { request, now });

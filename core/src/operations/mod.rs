@@ -140,7 +140,7 @@ impl Database {
         warnings.extend(self.consistency_warnings(&request, parent, scope));
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
         let second_parent_id = match planned {
-            Some(_) => None,
+            Some((index, _, _)) => self.pending[index].second_parent_id.clone().filter(|id| *id != request.parent_id),
             None => self.sampled_second_parent(&request),
         };
         match planned {

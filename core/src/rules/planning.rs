@@ -78,6 +78,7 @@ impl Database {
             name: item.name.clone(),
             island: item.island,
             operator: item.operator,
+            second_parent_id: item.second_parent.as_ref().map(|p| p.id.to_string()),
             synergy: Vec::new(),
             held: None,
         }));
@@ -86,6 +87,7 @@ impl Database {
                 name: item.name.clone(),
                 island: 0,
                 operator: crate::api::Operator::Exploitation,
+                second_parent_id: None,
                 synergy: item.parts.clone(),
                 held: None,
             });

@@ -55,7 +55,7 @@ def python_type(wit: str) -> Any:
     inner = re.fullmatch(r"(option|list)<(.*)>", wit)
     assert inner, f"the drift test knows no WIT type `{wit}`: teach python_type and evodb.wit"
     element = python_type(inner[2])
-    return Optional[element] if inner[1] == "option" else tuple[element, ...]
+    return Optional[element] if inner[1] == "option" else tuple[element, ...]  # type: ignore[valid-type]
 
 
 def test_every_wit_record_is_a_dataclass_field_for_field() -> None:

@@ -9,6 +9,7 @@ annotations say everything, so a new field in `types.py` needs no code here.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import types
 import typing
@@ -55,7 +56,7 @@ def lift(tp: Any, value: Any) -> Any:
     if origin is tuple:
         (element, _) = typing.get_args(tp)
         return tuple(lift(element, v) for v in value)
-    if origin is list:
+    if origin in (list, collections.abc.Sequence, collections.abc.Iterable):
         (element,) = typing.get_args(tp)
         return [lift(element, v) for v in value]
     if tp is float:

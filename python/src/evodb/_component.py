@@ -59,6 +59,7 @@ class Instance:
             raise EvodbError("io", f"the component at {component_path()} exports no `{INTERFACE}`")
         self.interface = interface
         self.funcs: dict[str, wc.Func] = {}
+        self.returns_result: dict[str, bool] = {}
 
     def func(self, name: str) -> wc.Func:
         """An export by its WIT name: `validate`, `[static]database.create`, `[method]database.add`."""
@@ -75,6 +76,11 @@ class Instance:
         """Calls an export; a WIT `result` comes back as its ok value or raises its error."""
         func = self.func(name)
         value = func(self.store, *args)
-        if isinstance(func.type(self.store).result, wc.ResultType) and isinstance(value, wc.Variant):
+        if not isinstance(value, wc.Variant):
+            return value
+        returns_result = self.returns_result.get(name)
+        if returns_result is None:
+            returns_result = self.returns_result[name] = isinstance(func.type(self.store).result, wc.ResultType)
+        if returns_result:
             raise from_code(str(value.tag), str(value.payload))
         return value

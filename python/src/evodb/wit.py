@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections.abc
 import dataclasses
+import functools
 import types
 import typing
 from typing import Any, Literal, Union
@@ -24,10 +25,14 @@ def wit_name(field: dataclasses.Field[Any]) -> str:
     return str(explicit) if explicit else field.name.replace("_", "-")
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+@functools.cache
+def _fields(cls: type) -> tuple[tuple[str, str, Any], ...]:
+    """(name, WIT name, type) of each field: resolving annotations is slow, so once per class."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, wit_name(f), hints[f.name]) for f in dataclasses.fields(cls))
 
 
+@functools.cache
 def _optional_payload(tp: Any) -> Any | None:
     """`T` for `Optional[T]`, else None."""
     if typing.get_origin(tp) in (Union, types.UnionType):
@@ -47,9 +52,7 @@ def lift(tp: Any, value: Any) -> Any:
     if payload is not None:
         return None if value is None else lift(payload, value)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        hints = _hints(tp)
-        kwargs = {f.name: lift(hints[f.name], _field(value, wit_name(f))) for f in dataclasses.fields(tp)}
-        return tp(**kwargs)
+        return tp(**{name: lift(ty, _field(value, wit)) for name, wit, ty in _fields(tp)})
     origin = typing.get_origin(tp)
     if origin is dict:
         return {str(name): float(v) for name, v in value}
@@ -72,10 +75,9 @@ def lower(tp: Any, value: Any) -> Any:
     if payload is not None:
         return None if value is None else lower(payload, value)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        hints = _hints(tp)
         record = wc.Record()
-        for f in dataclasses.fields(tp):
-            setattr(record, wit_name(f), lower(hints[f.name], getattr(value, f.name)))
+        for name, wit, ty in _fields(tp):
+            setattr(record, wit, lower(ty, getattr(value, name)))
         return record
     origin = typing.get_origin(tp)
     if origin is dict:

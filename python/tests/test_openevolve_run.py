@@ -19,8 +19,8 @@ RUN = Path(__file__).resolve().parents[1] / "examples" / "openevolve" / "run.py"
 INITIAL_SCORE = 1 / (1 + abs(1.0 - (1 + 5**0.5) / 2))
 
 
-def evolve(output: Path, seed: int) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(RUN), str(output), "--seed", str(seed), "--iterations", "12"],
+def evolve(output: Path, seed: int, *more: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(RUN), str(output), "--seed", str(seed), "--iterations", "12", *more],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     result: dict[str, Any] = json.loads(done.stdout)
@@ -51,3 +51,16 @@ def test_the_same_seed_evolves_the_same_best_program_and_the_cli_opens_the_run(t
     finally:
         view.kill()
         view.wait()
+
+
+def test_a_run_resumes_from_an_evodb_checkpoint(tmp_path: Path, evodb_bin: str) -> None:
+    evolve(tmp_path / "run", 3)
+    start = tmp_path / "run" / "checkpoints" / "checkpoint_10"
+    resumed = evolve(tmp_path / "run", 3, "--resume", str(start))
+    assert "checkpoint_20" in resumed["checkpoints"]
+    later = tmp_path / "run" / "checkpoints" / "checkpoint_20"
+    checked = subprocess.run([evodb_bin, "validate", "--history", str(later)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert json.loads(checked.stdout)["lastIteration"] >= 20
+    # The new checkpoint carries the whole history: the old one's lines, then the new ones.
+    assert (later / "history.ndjson").read_bytes().startswith((start / "history.ndjson").read_bytes())

@@ -1,6 +1,6 @@
 """A whole OpenEvolve evolution on evodb, the LLM replaced by a deterministic stub.
 
-    python python/examples/openevolve/run.py OUTPUT_DIR [--seed N] [--iterations N]
+    python python/examples/openevolve/run.py OUTPUT_DIR [--seed N] [--iterations N] [--resume CHECKPOINT]
 
 OpenEvolve's own controller (`EvodbOpenEvolve` is `OpenEvolve` with `EvodbProgramDatabase`
 in place of its `ProgramDatabase`) evolves `initial_program.py` against `evaluator.py`; every
@@ -47,11 +47,11 @@ def config(seed: int, iterations: int) -> Config:
     return cfg
 
 
-async def evolve(output: Path, seed: int, iterations: int) -> dict[str, object]:
+async def evolve(output: Path, seed: int, iterations: int, resume: Path | None = None) -> dict[str, object]:
     controller = EvodbOpenEvolve(str(HERE / "initial_program.py"), str(HERE / "evaluator.py"),
                                  config=config(seed, iterations), output_dir=str(output),
                                  feature_ranges={"error": (0.0, 1.0)})
-    best = await controller.run(iterations=iterations)
+    best = await controller.run(iterations=iterations, checkpoint_path=str(resume) if resume else None)
     assert best is not None
     return {"code": best.code, "metrics": best.metrics, "programs": len(controller.database.programs),
             "checkpoints": sorted(p.name for p in (output / "checkpoints").iterdir())}
@@ -62,9 +62,10 @@ def main() -> None:
     parser.add_argument("output", type=Path)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--iterations", type=int, default=12)
+    parser.add_argument("--resume", type=Path, help="a checkpoint directory to go on from")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    print(json.dumps(asyncio.run(evolve(args.output, args.seed, args.iterations)), indent=2))
+    print(json.dumps(asyncio.run(evolve(args.output, args.seed, args.iterations, args.resume)), indent=2))
 
 
 if __name__ == "__main__":

@@ -71,6 +71,9 @@ def test_engine_errors_are_exceptions_with_code_and_message_and_change_nothing()
     with pytest.raises(evodb.InvalidConfig) as config_error:
         Database(config={"numIslands": 0})
     assert config_error.value.code == "invalid-config" and "numIslands" in config_error.value.message
+    for seed in (-1, 2**53):
+        with pytest.raises(evodb.InvalidConfig, match="seed"):
+            Database(config={}, seed=seed)
     db = seeded()
     before = db.to_json()
     with pytest.raises(evodb.InvalidInput) as bad:

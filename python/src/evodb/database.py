@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from . import directory
 from ._component import Instance
-from .errors import StoreError
+from .errors import InvalidConfig, StoreError
 from .types import (
     AddOutcome,
     AddRequest,
@@ -54,8 +54,6 @@ class Database:
     def __init__(self, config: Mapping[str, Any] | str | None = None, seed: int = 0) -> None:
         text = config if isinstance(config, str) else json.dumps(dict(config or {}))
         if not 0 <= seed <= _MAX_SEED:
-            from .errors import InvalidConfig
-
             raise InvalidConfig("invalid-config", f"seed {seed} is out of range; pass a seed from 0 to 2^53 - 1")
         self._begin(Instance(), "[static]database.create", text, seed)
 

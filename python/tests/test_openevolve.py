@@ -150,15 +150,23 @@ def test_island_generations_are_reported_as_copies(db: EvodbProgramDatabase) -> 
 
 
 def test_fitness_is_combined_score_else_the_mean_of_non_feature_metrics(tmp_path: Path) -> None:
+    import numpy as np
+    from openevolve.utils.metrics_utils import get_fitness_score
+
     db = EvodbProgramDatabase(config(tmp_path))
-    db.add(program("mean", 0, metrics={"width": 0.9, "accuracy": 0.6, "recall": 0.2, "note": "text"}), target_island=0)
+    db.add(program("plain", 0, metrics={"width": 0.9, "accuracy": 0.6, "recall": 0.2, "note": "text"}),
+           target_island=0)
+    mixed = {"width": 0.1, "accuracy": np.float32(0.25), "recall": np.int64(1), "passed": True}
+    db.add(program("numpy", 0, metrics=mixed), target_island=1)
     db.add(program("scored", 0, metrics={"combined_score": 0.5, "width": 0.1}), target_island=0)
     assert db.get_best_program().id == "scored"  # type: ignore[union-attr]
     stats = db.evodb.stats()
-    assert stats.best_fitness == 0.5 and stats.program_count == 2
-    stored = json.loads(db.evodb.to_json())["programs"]["mean"]["metrics"]
-    assert stored["combined_score"] == pytest.approx(0.4)  # the mean without the feature `width`
-    assert db.get("mean").metrics["note"] == "text"  # type: ignore[union-attr]
+    assert stats.best_fitness == 0.5 and stats.program_count == 3
+    stored = json.loads(db.evodb.to_json())["programs"]
+    assert stored["plain"]["metrics"]["combined_score"] == pytest.approx(0.4)  # the mean without `width`
+    assert stored["numpy"]["metrics"]["combined_score"] == pytest.approx(get_fitness_score(mixed, ["width"]))
+    assert set(stored["numpy"]["metrics"]) == {"width", "accuracy", "recall", "combined_score"}
+    assert db.get("plain").metrics["note"] == "text"  # type: ignore[union-attr]
 
 
 def test_islands_are_pruned_to_population_size_and_the_best_survives(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import dataclasses
 import json
 import logging
 import math
+import numbers
 import os
 import random
 from pathlib import Path
@@ -150,7 +151,7 @@ class EvodbProgramDatabase(ProgramDatabase):  # type: ignore[misc]
         island = self._island_for(stored, target_island)
         fitness = float(get_fitness_score(stored.metrics, self.config.feature_dimensions))
         metrics = {k: float(v) for k, v in stored.metrics.items()
-                   if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
+                   if isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)}
         if FITNESS_METRIC not in metrics:
             metrics[FITNESS_METRIC] = fitness if math.isfinite(fitness) else 0.0
         for dim in self.config.feature_dimensions:

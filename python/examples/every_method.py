@@ -62,8 +62,11 @@ def main(out: Path) -> None:
     assert reopened.to_json() == db.to_json()
     copy = Database.create('{"numIslands": 1}', 1)
     copy.close()
+    with Database.edit(where) as locked:  # read-modify-write under the directory's lock
+        locked.note(NoteRequest(kind="idea", text="try a closed form"))
     with Database.from_json(reopened.to_json()) as same:
-        print("saved to", where, "— same database:", same.to_json() == db.to_json())
+        print("saved to", where, "— same database:", same.to_json() == db.to_json(),
+              "— notes now:", len(Database.open(where).notes()))
     try:
         db.add(AddRequest(target_code="", metrics={"score": 1.0}))
     except evodb.EvodbError as e:

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -187,3 +188,45 @@ def test_a_failed_save_names_the_path_and_leaves_nothing_behind(tmp_path: Path) 
     with pytest.raises(evodb.StoreError, match="is not a directory"):
         grown().save(tmp_path / "a-file")
     assert sorted(os.listdir(tmp_path)) == ["a-file"]
+
+
+WORKER = """
+import sys
+from evodb import AddRequest, Database
+path, name = sys.argv[1], sys.argv[2]
+for i in range(10):
+    with Database.edit(path) as db:
+        best = db.best()
+        db.add(AddRequest(target_code=f"v = '{name}-{i}'", metrics={"score": 0.01 * i},
+                          parent_id=best.id if best else "0", id=f"{name}-{i}"))
+"""
+
+
+def test_parallel_edits_and_cli_adds_lose_nothing(tmp_path: Path, evodb_bin: str) -> None:
+    where = tmp_path / "run"
+    with Database.edit(where, config={"numIslands": 2}, seed=3) as db:
+        db.add(AddRequest(target_code="v = 0", metrics={"score": 0.0}, id="seed"), now=1.0)
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(where), f"w{n}"]) for n in range(4)]
+    for i in range(10):
+        added = cli(evodb_bin, "add", str(where), "--codePath", "f.py", "--targetCode", f"v = 'cli-{i}'",
+                    "--metrics", '{"score": 0.5}', "--parentId", "seed", "--id", f"cli-{i}", "--changes", "cli")
+        assert added.returncode == 0, added.stderr
+    assert [w.wait(timeout=300) for w in workers] == [0, 0, 0, 0]
+    final = Database.open(where)
+    assert final.info().program_count == 1 + 4 * 10 + 10
+    checked = cli(evodb_bin, "validate", "--history", str(where))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_an_edit_that_raises_writes_nothing(tmp_path: Path) -> None:
+    where = grown().save(tmp_path / "run")
+    before = files(where)
+    with pytest.raises(RuntimeError):
+        with Database.edit(where) as db:
+            db.add(AddRequest(target_code="v = 1000", metrics={"score": 9.0}), now=5.0)
+            raise RuntimeError("the evaluation failed")
+    assert files(where) == before
+    with pytest.raises(RuntimeError):
+        with Database.edit(tmp_path / "new") as db:
+            raise RuntimeError("nothing to keep")
+    assert not (tmp_path / "new").exists()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
@@ -97,29 +98,58 @@ class Database:
             if not self._saved:
                 raise StoreError("io", "this database was never saved or opened from a directory; pass save(path)")
             path = next(reversed(self._saved))
+        with directory.Writer(path) as writer:
+            return self._commit(writer)
+
+    @classmethod
+    @contextlib.contextmanager
+    def edit(
+        cls, path: str | os.PathLike[str], config: Mapping[str, Any] | str | None = None, seed: int = 0
+    ) -> Iterator[Database]:
+        """A read-modify-write of the directory at `path` under its lock, the way each `evodb`
+        command makes one: parallel workers (processes, machines on a shared disk, the CLI)
+        queue on the lock and no add is lost. A directory without a database gets a new one
+        (`config`, `seed`). Saved when the block ends; nothing is written if it raises.
+
+            with Database.edit("runs/r1") as db:
+                db.add(AddRequest(...))
+        """
+        with directory.Writer(path) as writer:
+            stored = writer.stored_database()
+            if stored is None:
+                db = cls(config, seed)
+            else:
+                db = cls.from_json(stored.decode("utf-8"))
+                db._origin = (writer.path, len(writer.stored_history() or b""))
+                db._saved[writer.path] = (0, _digest(stored))
+            yield db
+            db._commit(writer)
+
+    def _commit(self, writer: directory.Writer) -> Path:
+        """Commits to a directory whose lock `writer` holds."""
         self._journal.extend(self._take())
         data = self.export("json").encode("utf-8")
-        with directory.Writer(path) as writer:
-            known = self._saved.get(writer.path)
-            stored = writer.stored_database()
-            if known is None:
-                if stored is not None or writer.stored_history():
-                    raise StoreError("conflict", (
-                        f"`{writer.shown}` already holds another database; save to a new or empty directory, "
-                        "or open that one with Database.open"))
-                prefix = b"" if self._origin is None else directory.read_history(*self._origin)
-                events = prefix + self._lines(self._journal)
-            else:
-                (saved_events, digest) = known
-                if stored is None or _digest(stored) != digest:
-                    raise StoreError("conflict", (
-                        f"`{writer.shown / directory.DATABASE_FILE}` changed since this Database read or wrote it "
-                        "(another writer); open it again with Database.open and redo the change, or save elsewhere"))
-                events = self._lines(self._journal[saved_events:])
-            writer.commit(data, events)
-            self._saved.pop(writer.path, None)
-            self._saved[writer.path] = (len(self._journal), _digest(data))
-            return writer.path
+        known = self._saved.get(writer.path)
+        stored = writer.stored_database()
+        if known is None:
+            if stored is not None or writer.stored_history():
+                raise StoreError("conflict", (
+                    f"`{writer.shown}` already holds another database; save to a new or empty directory, "
+                    "or open that one with Database.open"))
+            prefix = b"" if self._origin is None else directory.read_history(*self._origin)
+            events = prefix + self._lines(self._journal)
+        else:
+            (saved_events, digest) = known
+            if stored is None or _digest(stored) != digest:
+                raise StoreError("conflict", (
+                    f"`{writer.shown / directory.DATABASE_FILE}` changed since this Database read or wrote it "
+                    "(another writer); open it again with Database.open and redo the change, or use "
+                    "Database.edit, which holds the lock from the read to the write"))
+            events = self._lines(self._journal[saved_events:])
+        writer.commit(data, events)
+        self._saved.pop(writer.path, None)
+        self._saved[writer.path] = (len(self._journal), _digest(data))
+        return writer.path
 
     @staticmethod
     def _lines(events: Sequence[str]) -> bytes:

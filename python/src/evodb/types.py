@@ -41,6 +41,8 @@ class AddRequest:
     branch: Optional[str] = None
     commit: Optional[str] = None
     target: Optional[str] = None
+    #: The playbook's rule: accepted when fitter than its parent, else rejected with a reason.
+    decide: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,8 @@ class SampleResult:
     donor_island_name: Optional[str]
     notes: tuple[Note, ...]
     target: Optional[str]
+    #: With operators configured: the parent's fitness (what `decide` compares with).
+    parent_fitness: Optional[float]
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,11 @@ class PlanItem:
     donor_island_name: Optional[str]
     notes: tuple[Note, ...]
     target: Optional[str]
+    #: What a sample carries: the parent and its fitness, the second parent, the inspirations.
+    parent: Optional[SampledParent]
+    parent_fitness: Optional[float]
+    second_parent: Optional[SampledParent]
+    inspirations: tuple[Inspiration, ...]
 
 
 @dataclass(frozen=True)

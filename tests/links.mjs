@@ -1,8 +1,8 @@
-// Every relative link and #anchor in README.md and docs/*.md resolves: the file or directory
+// Every relative link and #anchor in README.md, python/README.md and docs/*.md resolves: the file or directory
 // exists, and an anchor names a heading of its page as GitHub makes the anchor. Prints each broken
 // link with its file and line and exits 1; web links are not fetched.
 //
-//   node tests/links.mjs                 # README.md and docs/*.md
+//   node tests/links.mjs                 # README.md, python/README.md and docs/*.md
 //   node tests/links.mjs a.md b.md       # those files
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -99,7 +99,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const given = process.argv.slice(2).map((f) => resolve(f));
   const docs = join(root, "docs");
   const files = given.length > 0 ? given
-    : [join(root, "README.md"), ...readdirSync(docs).filter((f) => f.endsWith(".md")).sort().map((f) => join(docs, f))];
+    : [join(root, "README.md"), join(root, "python", "README.md"), ...readdirSync(docs).filter((f) => f.endsWith(".md")).sort().map((f) => join(docs, f))];
   const { broken, count } = check(files);
   for (const line of broken) console.error(line);
   if (broken.length > 0) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project — the README's test command. Installs what it needs first when it
-# is missing: Debian's chromium + chromium-driver (as root), a Python venv with wasmtime + pytest,
+# is missing: Debian's chromium + chromium-driver (as root), Python venvs (wasmtime, pytest, the evodb
+# package's wheel and its test requirements),
 # and (through wasm/build.sh) the wasm32 targets, the pinned wasm-bindgen CLI and the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,8 +67,19 @@ node --test skill/tests/ 2>&1 | tee -a "$log"
 # generations of evo-anything's evo_step on a scratch git repository; the Claude Code plugin.
 # The plugin is validated by the Claude Code CLI from npm (pinned; it works offline once fetched).
 EVODB_CLAUDE_BIN="npx -y @anthropic-ai/claude-code@2.1.197" node --test tests/mcp/ 2>&1 | tee -a "$log"
-# The component under Python's wasmtime package.
-"$venv/bin/pytest" -q -s wasm/tests/python 2>&1 | tee -a "$log"
+# The Python package (python/): its wheel, carrying the pure component wasm/build.sh made above,
+# installed into a fresh venv; its tests (the evodb CLI's own interop included, and a whole
+# OpenEvolve run on evodb), the conformance vectors through its public API, mypy --strict over the
+# package, its tests and the example using every method, then that example.
+rm -rf python/.venv target/python-wheel target/python-example
+python3 -m venv python/.venv
+python/.venv/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
+python/.venv/bin/pip wheel -q --disable-pip-version-check --no-deps ./python -w target/python-wheel
+python/.venv/bin/pip install -q --disable-pip-version-check target/python-wheel/evodb-*.whl
+EVODB_BIN="$PWD/target/release/evodb" python/.venv/bin/pytest -q -s -p no:cacheprovider python/tests wasm/tests/python 2>&1 | tee -a "$log"
+(cd python && .venv/bin/mypy --strict src/evodb examples/every_method.py tests bench)
+python/.venv/bin/python python/examples/every_method.py target/python-example/database >/dev/null
+target/release/evodb validate --history target/python-example/database
 
 # --- the main job still runs end to end -----------------------------------------------------
 rm -rf target/demo-smoke

@@ -1,0 +1,297 @@
+"""The records, enums and aliases of the `population` interface (wit/population.wit), as Python types.
+
+One frozen dataclass per WIT record, field for field (kebab-case names become snake_case); one
+`Literal` alias per enum. `metrics` (a WIT `list<tuple<string, f64>>`) is a `dict` in insertion
+order, and every other WIT `list` is a `tuple`. `tests/test_wit_drift.py` parses the WIT and fails
+when a record, field or type here no longer matches it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+
+#: Metric name → value, in the order given; values must be finite.
+Metrics = dict[str, float]
+#: What became of an evaluated candidate.
+Status = Literal["accepted", "rejected", "error"]
+#: The four operators of the AlphaEvolve strategy playbook.
+Operator = Literal["exploitation", "exploration", "crossover", "migration"]
+#: What a note records.
+NoteKind = Literal["lesson", "failure", "idea"]
+#: What `Database.export` writes.
+ExportFormat = Literal["json", "mermaid", "tree", "markdown"]
+
+
+@dataclass(frozen=True)
+class AddRequest:
+    """A scored candidate to add. Only `target_code` and `metrics` are required."""
+
+    target_code: str
+    metrics: Metrics
+    code_path: str = "program.py"
+    parent_id: str = "0"
+    changes: str = ""
+    id: Optional[str] = None
+    island: Optional[int] = None
+    status: Status = "accepted"
+    reason: Optional[str] = None
+    operator: Optional[Operator] = None
+    plan_item: Optional[str] = None
+    branch: Optional[str] = None
+    commit: Optional[str] = None
+    target: Optional[str] = None
+    #: The playbook's rule: accepted when fitter than its parent, else rejected with a reason.
+    decide: bool = False
+
+
+@dataclass(frozen=True)
+class AddOutcome:
+    id: str
+    metrics: Metrics
+    best_program_id: Optional[str]
+    best_metrics: Optional[Metrics]
+    last_iteration: int
+    warnings: tuple[str, ...]
+    status: Status
+    cached: bool
+    cell: Optional[tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class RemeasureRequest:
+    id: str
+    metrics: Metrics
+
+
+@dataclass(frozen=True)
+class Remeasured:
+    id: str
+    metrics: Metrics
+    measurements: int
+    fitness: float
+    previous_fitness: float
+    best_program_id: Optional[str]
+
+
+@dataclass(frozen=True)
+class NoteRequest:
+    kind: NoteKind
+    text: str
+    target: Optional[str] = None
+    program_id: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Note:
+    seq: int
+    kind: NoteKind
+    text: str
+    target: Optional[str]
+    program_id: Optional[str]
+    iteration: int
+
+
+@dataclass(frozen=True)
+class SampledParent:
+    id: str
+    code_path: str
+    target_code: str
+    metrics: Metrics
+    changes: str
+
+
+@dataclass(frozen=True)
+class Inspiration:
+    id: str
+    metrics: Metrics
+    changes: str
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    parent: Optional[SampledParent]
+    inspirations: tuple[Inspiration, ...]
+    operator: Optional[Operator]
+    island: Optional[int]
+    second_parent: Optional[SampledParent]
+    donor_island: Optional[int]
+    forced_by: Optional[str]
+    island_name: Optional[str]
+    island_description: Optional[str]
+    donor_island_name: Optional[str]
+    notes: tuple[Note, ...]
+    target: Optional[str]
+    #: With operators configured: the parent's fitness (what `decide` compares with).
+    parent_fitness: Optional[float]
+
+
+@dataclass(frozen=True)
+class BestProgram:
+    id: str
+    code_path: str
+    target_code: str
+    metrics: Metrics
+    changes: str
+    iteration_found: int
+
+
+@dataclass(frozen=True)
+class DatabaseInfo:
+    is_empty: bool
+    last_iteration: int
+    program_count: int
+    best_program_id: Optional[str]
+    best_metrics: Optional[Metrics]
+    seed_code_path: Optional[str]
+    seed_target_code: Optional[str]
+
+
+@dataclass(frozen=True)
+class IslandStats:
+    island: int
+    name: Optional[str]
+    size: int
+    best_program_id: Optional[str]
+    best_fitness: Optional[float]
+    mean_fitness: Optional[float]
+
+
+@dataclass(frozen=True)
+class CellStats:
+    filled: int
+    total: int
+    coverage: float
+    qd_score: float
+    qd_offset: float
+
+
+@dataclass(frozen=True)
+class TargetStats:
+    id: str
+    islands: tuple[int, ...]
+    program_count: int
+    best_program_id: Optional[str]
+    best_fitness: Optional[float]
+    evaluations: int
+    stagnation: int
+    best_synergy_fitness: Optional[float]
+    stop: bool
+    reason: Optional[str]
+
+
+@dataclass(frozen=True)
+class PopulationStats:
+    program_count: int
+    evaluations: int
+    best_program_id: Optional[str]
+    best_fitness: Optional[float]
+    mean_fitness: Optional[float]
+    baseline_fitness: Optional[float]
+    improvement: Optional[float]
+    improvement_percent: Optional[float]
+    islands: tuple[IslandStats, ...]
+    archive: tuple[str, ...]
+    stagnation: int
+    rounds: int
+    recent_statuses: tuple[Status, ...]
+    cells: Optional[CellStats]
+    targets: tuple[TargetStats, ...]
+
+
+@dataclass(frozen=True)
+class StopVerdict:
+    stop: bool
+    reason: Optional[str]
+    evaluations: int
+    rounds: int
+    stagnation: int
+    best_fitness: Optional[float]
+
+
+@dataclass(frozen=True)
+class PlanItem:
+    name: str
+    operator: Operator
+    island: int
+    parent_ids: tuple[str, ...]
+    donor_island: Optional[int]
+    forced_by: Optional[str]
+    island_name: Optional[str]
+    island_description: Optional[str]
+    donor_island_name: Optional[str]
+    notes: tuple[Note, ...]
+    target: Optional[str]
+    #: What a sample carries: the parent and its fitness, the second parent, the inspirations.
+    parent: Optional[SampledParent]
+    parent_fitness: Optional[float]
+    second_parent: Optional[SampledParent]
+    inspirations: tuple[Inspiration, ...]
+
+
+@dataclass(frozen=True)
+class SynergyPart:
+    target: str
+    program_id: str
+
+
+@dataclass(frozen=True)
+class SynergyItem:
+    name: str
+    parts: tuple[SynergyPart, ...]
+
+
+@dataclass(frozen=True)
+class WorkPlan:
+    generation: int
+    items: tuple[PlanItem, ...]
+    synergy: Optional[SynergyItem]
+
+
+@dataclass(frozen=True)
+class PolicyVerdict:
+    pass_: bool = field(metadata={"wit": "pass"})
+    reason: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Lineage:
+    id: str
+    ancestors: tuple[str, ...]
+    missing_ancestor: Optional[str]
+    descendants: tuple[str, ...]
+
+
+#: Every record of the interface by its WIT name (the drift test walks this).
+RECORDS: dict[str, type] = {
+    "add-request": AddRequest,
+    "add-outcome": AddOutcome,
+    "remeasure-request": RemeasureRequest,
+    "remeasured": Remeasured,
+    "note-request": NoteRequest,
+    "note": Note,
+    "sampled-parent": SampledParent,
+    "inspiration": Inspiration,
+    "sample-result": SampleResult,
+    "best-program": BestProgram,
+    "database-info": DatabaseInfo,
+    "island-stats": IslandStats,
+    "population-stats": PopulationStats,
+    "cell-stats": CellStats,
+    "target-stats": TargetStats,
+    "stop-verdict": StopVerdict,
+    "plan-item": PlanItem,
+    "synergy-part": SynergyPart,
+    "synergy-item": SynergyItem,
+    "work-plan": WorkPlan,
+    "policy-verdict": PolicyVerdict,
+    "lineage": Lineage,
+}
+
+#: Every enum of the interface by its WIT name, as its `Literal` alias.
+ENUMS: dict[str, object] = {
+    "status": Status,
+    "operator": Operator,
+    "note-kind": NoteKind,
+    "export-format": ExportFormat,
+}

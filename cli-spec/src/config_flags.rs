@@ -38,6 +38,7 @@ pub const CONFIG_SCALARS: &[Flag] = &[
     Flag::text("inspirationScope", "SCOPE", "Where inspirations come from: island (seed) | allIslands"),
     Flag::text("archiveSize", "N", "The elite archive's size [10]"),
     Flag::text("qdOffset", "X", "Subtracted from each cell's best in the QD score [0]"),
+    Flag::text("nearDuplicate", "X", "admit: the similarity in [0, 1] from which code is a near-duplicate [0.9]"),
 ];
 
 pub const FITNESS: Flag =
@@ -71,10 +72,11 @@ pub const STOPPING_RULES: &[Flag] = &[
         "X",
         "For --patience: a new best resets the count only when it beats the old by more than X (default 0)",
     ),
+    Flag::text("maxCostUsd", "USD", "Stop once the adds' --costUsd add up to this"),
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<26>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<28>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
     &[FITNESS, DIRECTION, FEATURES, OPERATORS, DEDUPE],

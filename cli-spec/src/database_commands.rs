@@ -116,9 +116,19 @@ pub const GIT_FLAGS: [Flag; 4] = [
     ),
 ];
 
-const ADD_FLAGS: [Flag; 19] = concat_flags(&[
+/// Cost and attribution: what the candidate cost (`stats` totals them per operator × model × island).
+const COST_FLAGS: [Flag; 5] = [
+    Flag::text("model", "NAME", "Cost: the model that wrote the candidate, e.g. gpt-5-mini"),
+    Flag::of("tokensIn", Value::U64, "N", "Cost: the tokens the model read"),
+    Flag::of("tokensOut", Value::U64, "N", "Cost: the tokens the model wrote"),
+    Flag::of("costUsd", Value::F64, "USD", "Cost: the price of the model's call(s) in US dollars"),
+    Flag::of("evalSeconds", Value::F64, "SECONDS", "Cost: the evaluation's wall time"),
+];
+
+const ADD_FLAGS: [Flag; 24] = concat_flags(&[
     &CANDIDATE_FLAGS,
     &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TARGET_ID],
+    &COST_FLAGS,
     &GIT_FLAGS,
 ]);
 const SEED_FLAGS: [Flag; 7] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID]]);
@@ -265,6 +275,38 @@ pub const PROMPT: Command = Command::new(
 )
 .positionals(DB_ONLY)
 .flags(PROMPT_FLAGS);
+pub const ADMIT: Command = Command::new(
+    "admit",
+    "Before evaluating a candidate: is it a duplicate or near-duplicate of a live program? Reads only",
+)
+.long_about(ADMIT_LONG_ABOUT)
+.in_node()
+.positionals(DB_ONLY)
+.flags(&[
+    Flag::text("code", "CODE", "The candidate's code (its target code, as add would store it)")
+        .hyphen_values(HyphenValues::Any)
+        .conflicts_with(&["codeFile"]),
+    Flag::of("codeFile", Value::InputFile, "PATH", "Read the candidate's code from this file (- for standard input)"),
+    Flag::text(
+        "codePath",
+        "PATH",
+        "The candidate's file name, whose extension names the comment syntax (default: --codeFile's)",
+    ),
+]);
+const ADMIT_LONG_ABOUT: &str = "\
+Before evaluating a candidate: is it a duplicate or near-duplicate of a live program?
+
+A fleet pays for every evaluation; evaluating what the population already holds is waste. This
+compares the candidate's code with every live program's: `duplicate` when they are equal once
+comments (by the file extension's language family: # for Python and shell, // and /* */ for the
+C family, -- for SQL), trailing blanks, blank lines and runs of blanks are set aside (indentation
+counts); `near-duplicate` when their token shingles are at least the config's `nearDuplicate`
+(default 0.9) alike, estimated by MinHash; else `evaluate`. It reads only: nothing is recorded
+and the evaluation budget does not count it.
+
+Prints {\"verdict\": \"evaluate\"|\"duplicate\"|\"near-duplicate\", \"of\": the program it duplicates or the
+closest one | null, \"similarity\": 0..1}. Exit 0 whatever the verdict.";
+
 pub const REMEASURE: Command = Command::new(
     "remeasure",
     "Fold a new measurement of a live program into its metrics (their running mean) and re-rank it",

@@ -15,7 +15,7 @@ pub use markdown::to_markdown;
 pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 use database_commands::{
-    ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, PROMPT, REMEASURE, SAMPLE, SEED,
+    ADD, ADMIT, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, PROMPT, REMEASURE, SAMPLE, SEED,
     SHOULD_STOP, STATS, VALIDATE,
 };
 use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, HOST_SETUP, IMPORT, MCP, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
@@ -131,6 +131,7 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         NOTES,
         PROMPT,
         REMEASURE,
+        ADMIT,
         SKILL,
         STRATEGY,
         TRIAL,

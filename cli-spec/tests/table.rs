@@ -98,6 +98,7 @@ fn the_node_drop_in_offers_the_seed_clis_commands() {
         "note",
         "notes",
         "remeasure",
+        "admit",
     ];
     assert_eq!(node, expected);
 }

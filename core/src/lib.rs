@@ -49,10 +49,11 @@ mod rules;
 pub mod simulation;
 
 pub use api::{
-    AddOutcome, AddRequest, BestProgram, CellStats, ExportFormat, Info, Inspiration, IslandStats, Lineage,
-    MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, Plan, PlanItem,
-    PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent, Stats, Status, StopVerdict,
-    SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
+    AddOutcome, AddRequest, Admission, AdmissionVerdict, Attribution, BestProgram, CellStats, CostTotals, ExportFormat,
+    Info, Inspiration, IslandStats, Lineage, MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind,
+    NoteRequest, Operator, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample,
+    SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem,
+    commit_problem,
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,
@@ -66,4 +67,4 @@ pub use flags::{
     config_from_playbook, without_final_newline,
 };
 pub use metrics::Metrics;
-pub use rules::{DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};
+pub use rules::{DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};

@@ -194,6 +194,11 @@ fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Met
         commit: None,
         target: None,
         decide: false,
+        model: None,
+        tokens_in: None,
+        tokens_out: None,
+        cost_usd: None,
+        eval_seconds: None,
     }
 }
 

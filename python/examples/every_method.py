@@ -42,6 +42,8 @@ def main(out: Path) -> None:
     assert best is not None
     again: evodb.Remeasured = db.remeasure(RemeasureRequest(id=best.id, metrics=dict(best.metrics)))
     print("remeasured", again.id[:8], "measurements", again.measurements)
+    admitted: evodb.Admission = db.admit(best.target_code, "candidate.py")
+    print("admit", admitted.verdict, admitted.of, admitted.similarity)
     print("best_for:", (db.best_for(None) or best).iteration_found)
     lineage = db.lineage(best.id)
     print("ancestors of the best:", len(lineage.ancestors) if lineage else 0)

@@ -90,6 +90,13 @@ async function addRequest(command, flags) {
       if (flags[key] !== undefined) addFlags[key] = flags[key];
     }
     if (flags.decide) addFlags.decide = true;
+    if (flags.model !== undefined) addFlags.model = flags.model;
+    for (const key of ["tokensIn", "tokensOut"]) {
+      if (flags[key] !== undefined) addFlags[key] = nonNegativeInteger(`--${key}`, flags[key], Number.MAX_SAFE_INTEGER);
+    }
+    for (const key of ["costUsd", "evalSeconds"]) {
+      if (flags[key] !== undefined) addFlags[key] = Number(flags[key]); // parseArgs checked it (f64)
+    }
   }
   if (flags.targetId !== undefined) addFlags.targetId = flags.targetId;
   return engine(() => addRequestFromFlags(command, addFlags));
@@ -305,6 +312,14 @@ async function run({ name, positionals, flags }) {
       return noteCommand(dir, flags);
     case "remeasure":
       return remeasureCommand(dir, flags);
+    case "admit": {
+      if (flags.code === undefined && flags.codeFile === undefined) {
+        throw new Failure(EXIT.usage, "admit needs the candidate's code: --code '<code>' or --codeFile <path> (- for standard input)");
+      }
+      const code = flags.code ?? (await readFlagText("--codeFile", flags.codeFile));
+      const codePath = flags.codePath ?? (flags.codeFile !== undefined && flags.codeFile !== "-" ? flags.codeFile : "");
+      return JSON.stringify(read(dir, (db) => db.admit(code, codePath)));
+    }
     case "notes": {
       const limit = flags.limit === undefined ? null : nonNegativeInteger("--limit", flags.limit, U32_MAX);
       const kind = /** @type {NoteKind | null} */ (flags.kind ?? null); // parseArgs checked it

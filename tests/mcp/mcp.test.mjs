@@ -24,7 +24,7 @@ const root = path.resolve(here, "../..");
 const EVODB = process.env.EVODB_BIN ?? path.join(root, "target/release/evodb");
 const skip = !fs.existsSync(EVODB) && `native evodb not built at ${EVODB}`;
 
-const EVODB_TOOLS = ["sample", "add", "seed", "best", "info", "stats", "plan", "note", "notes", "lineage", "should_stop"];
+const EVODB_TOOLS = ["sample", "add", "seed", "best", "info", "stats", "plan", "note", "notes", "admit", "lineage", "should_stop"];
 const EVO_TOOLS = [
   "evo_init", "evo_register_targets", "evo_report_seed", "evo_step", "evo_get_status", "evo_get_lineage",
   "evo_freeze_target", "evo_boost_target", "evo_check_cache", "evo_record_synergy",

@@ -14,6 +14,7 @@
 //!            {"op": "policy", "changed": […], "target": "…", "protected": […] | null},
 //!            {"op": "note", "request": {…NoteRequest…}},
 //!            {"op": "remeasure", "request": {…RemeasureRequest…}},
+//!            {"op": "admit", "code": "…", "codePath": "c.py"},
 //!            {"op": "notes", "target": "…" | null, "kind": "…" | null, "limit": n | null} ],
 //!   "expected": { "results": [ {"ok": …} | {"error": "code"} ], "database": {…} }
 //!            | { "createError": "code" } }
@@ -37,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 73;
+pub const VECTOR_COUNT: usize = 74;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -100,6 +101,8 @@ pub trait Face {
     fn notes(&mut self, db: &Self::Db, target: Option<&str>, kind: Option<&str>, limit: Option<u32>) -> Value;
     /// `request` is a `RemeasureRequest`'s JSON.
     fn remeasure(&mut self, db: &mut Self::Db, request: &Value) -> Result<Value, String>;
+    /// `admit`'s verdict (an `Admission`'s JSON).
+    fn admit(&mut self, db: &Self::Db, code: &str, code_path: &str) -> Value;
 }
 
 /// A vector's note kind name as the core's enum.
@@ -180,6 +183,9 @@ impl Face for Native {
         let request = RemeasureRequest::from_json(&request.to_string()).map_err(|e| e.code().to_string())?;
         db.remeasure(request).map(|out| json!(out)).map_err(|e| e.code().into())
     }
+    fn admit(&mut self, db: &Database, code: &str, code_path: &str) -> Value {
+        json!(db.admit(code, code_path))
+    }
 }
 
 /// What replaying a vector produced; `database_text` is the exact `to_json()` output.
@@ -238,6 +244,7 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
         "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
         "note" => face.note(db, &op["request"]),
         "remeasure" => face.remeasure(db, &op["request"]),
+        "admit" => Ok(face.admit(db, op["code"].as_str().unwrap_or(""), op["codePath"].as_str().unwrap_or(""))),
         "notes" => {
             Ok(face.notes(db, op["target"].as_str(), op["kind"].as_str(), op["limit"].as_u64().map(|n| n as u32)))
         }

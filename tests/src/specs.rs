@@ -407,5 +407,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::engine_specs::noise_margin())
     .chain(crate::engine_specs::remeasure())
     .chain(crate::engine_specs::decide())
+    .chain(crate::engine_specs::admission_and_cost())
     .collect()
 }

@@ -239,6 +239,10 @@ impl Face for Recorder {
         let outcome = db.remeasure(parsed.clone());
         self.answer("[method]database.remeasure", vec![parsed.wit_json()], outcome)
     }
+    fn admit(&mut self, db: &Database, code: &str, code_path: &str) -> Value {
+        let admission = db.admit(code, code_path);
+        self.answer("[method]database.admit", vec![json!(code), json!(code_path)], Ok(admission)).expect("infallible")
+    }
 }
 
 fn paths(list: &[String]) -> Vec<&str> {

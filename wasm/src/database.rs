@@ -228,6 +228,18 @@ impl Database {
         to_js(&self.inner.notes(target.as_deref(), kind, limit))
     }
 
+    /// `db.admit(code, codePath)`: before evaluating a candidate, whether it duplicates (or nearly
+    /// duplicates) a live program; reads only. `codePath`'s extension names the comment syntax.
+    ///
+    /// ```js
+    /// const { verdict, of, similarity } = db.admit(code, "candidates/iter_7.py");
+    /// if (verdict !== "evaluate") console.log(`skip: ${verdict} of ${of} (${similarity})`);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Admission")]
+    pub fn admit(&self, code: &str, #[wasm_bindgen(js_name = codePath)] code_path: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.admit(code, code_path))
+    }
+
     /// `db.recordEvents(on)`: start (or stop) recording events; `db.takeEvents()` drains them.
     ///
     /// ```js

@@ -35,6 +35,7 @@ function apply(db, op) {
     case "validate": return [db, Database.validate(op.text)];
     case "note": return [db, db.note(op.request)];
     case "remeasure": return [db, db.remeasure(op.request)];
+    case "admit": return [db, db.admit(op.code, op.codePath)];
     case "notes": return [db, db.notes(op.target ?? null, op.kind ?? null, op.limit ?? null)];
     case "policy": return [db, policyCheck(op.changed, op.target, op.protected ?? undefined)];
     case "reload": {

@@ -114,7 +114,7 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item, branch, commit, target, decide
+                    plan_item, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -133,9 +133,16 @@ macro_rules! face_shapes {
                 IslandStats = IslandStats { island, name, size, best_program_id, best_fitness, mean_fitness },
                 Stats = PopulationStats {
                     program_count, evaluations, best_program_id, best_fitness, mean_fitness, baseline_fitness,
-                    improvement, improvement_percent, islands, archive, stagnation, rounds, recent_statuses, cells, targets
+                    improvement, improvement_percent, islands, archive, stagnation, rounds, recent_statuses, cells, targets,
+                    cost, attribution
                 },
                 CellStats = CellStats { filled, total, coverage, qd_score, qd_offset },
+                CostTotals = CostTotals { cost_usd, tokens_in, tokens_out, eval_seconds },
+                Attribution = Attribution {
+                    operator, model, island, candidates, errors, improvements, improvement_rate, cost_usd,
+                    cost_per_improvement, tokens_in, tokens_out, eval_seconds
+                },
+                Admission = Admission { verdict, of, similarity },
                 TargetStats = TargetStats {
                     id, islands, program_count, best_program_id, best_fitness, evaluations, stagnation,
                     best_synergy_fitness, stop, reason
@@ -160,6 +167,7 @@ macro_rules! face_shapes {
                 Operator = Operator { Exploitation, Exploration, Crossover, Migration },
                 ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown },
                 NoteKind = NoteKind { Lesson, Failure, Idea },
+                AdmissionVerdict = AdmissionVerdict { Evaluate, Duplicate, NearDuplicate },
             }
         }
     };

@@ -69,7 +69,23 @@ pub struct AddRequest {
     /// when it is fitter than its parent, else rejected with a reason naming both fitnesses.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub decide: bool,
+    /// Cost and attribution (each optional): the model that wrote the candidate, the tokens it
+    /// read and wrote, the price of the call in US dollars and the evaluation's wall time.
+    /// `stats` totals them per operator × model × island; `stopping.maxCostUsd` caps the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_in: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_out: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval_seconds: Option<f64>,
 }
+
+/// The longest model name an add takes.
+pub const MAX_MODEL_BYTES: usize = 200;
 
 fn root_parent() -> String {
     ROOT_PARENT_ID.to_string()
@@ -102,6 +118,11 @@ impl AddRequest {
             commit: None,
             target: None,
             decide: false,
+            model: None,
+            tokens_in: None,
+            tokens_out: None,
+            cost_usd: None,
+            eval_seconds: None,
         }
     }
 
@@ -133,6 +154,21 @@ impl AddRequest {
         }
         if let Some(why) = self.commit.as_deref().and_then(super::commit_problem) {
             return Err(Error::input("commit", why));
+        }
+        if let Some(model) = &self.model
+            && (model.trim().is_empty() || model.len() > MAX_MODEL_BYTES || model.chars().any(char::is_control))
+        {
+            return Err(Error::input(
+                "model",
+                format!("must be a name of 1 to {MAX_MODEL_BYTES} bytes without control characters, e.g. gpt-5-mini"),
+            ));
+        }
+        for (field, value) in [("costUsd", self.cost_usd), ("evalSeconds", self.eval_seconds)] {
+            if let Some(value) = value
+                && !(value.is_finite() && value >= 0.0)
+            {
+                return Err(Error::input(field, format!("is {value}; pass a finite number of at least 0")));
+            }
         }
         if self.decide && self.status != Status::Accepted {
             return Err(Error::input(

@@ -213,3 +213,27 @@ pub struct PolicyVerdict {
     /// Why it failed, naming the file: e.g. `Protected file modified: 'benchmark.py'`.
     pub reason: Option<String>,
 }
+
+/// What `admit` answers before a candidate is evaluated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Admission {
+    pub verdict: AdmissionVerdict,
+    /// The live program it duplicates, or the closest one (none in an empty population).
+    pub of: Option<String>,
+    /// How alike the closest program is, 0–1 (1 for a duplicate): a MinHash estimate of the
+    /// Jaccard index of their token shingles.
+    pub similarity: f64,
+}
+
+/// `evaluate`, `duplicate` (equal once comments and whitespace are normalised) or
+/// `nearDuplicate` (at least the config's `nearDuplicate` alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "kebab-case")]
+pub enum AdmissionVerdict {
+    Evaluate,
+    Duplicate,
+    NearDuplicate,
+}

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Status, TargetStats};
+use crate::api::{Operator, Status, TargetStats};
 
 /// What `stats` returns. Fitness values are the ranking value (`fitness_of`): higher is better,
 /// metrics configured with direction `min` already count negated, so `improvement` =
@@ -40,6 +40,45 @@ pub struct Stats {
     /// Per target, in a several-target run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<TargetStats>,
+    /// What the run cost, once it has attribution rows (operators on, or an add that reported a cost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CostTotals>,
+    /// Per operator × model × island: candidates, errors, improvements and what they cost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attribution: Vec<Attribution>,
+}
+
+/// A run's spending: the sums of every add's `costUsd`, tokens and `evalSeconds`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CostTotals {
+    pub cost_usd: f64,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub eval_seconds: f64,
+}
+
+/// One operator × model × island row: what its candidates bought and cost. An improvement is a
+/// candidate fitter than its parent; errors have no island.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Attribution {
+    pub operator: Option<Operator>,
+    pub model: Option<String>,
+    pub island: Option<u32>,
+    pub candidates: u64,
+    pub errors: u64,
+    pub improvements: u64,
+    /// `improvements / candidates`.
+    pub improvement_rate: f64,
+    pub cost_usd: f64,
+    /// `costUsd / improvements`; null without an improvement.
+    pub cost_per_improvement: Option<f64>,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub eval_seconds: f64,
 }
 
 /// MAP-Elites figures. The QD score follows pyribs: Σ over filled cells of (the cell's best

@@ -133,6 +133,10 @@ pub struct Config {
     pub operators: Option<OperatorWeights>,
     /// Code-hash dedupe (evo-anything's fitness cache): a repeated candidate returns the earlier result.
     pub dedupe: bool,
+    /// `admit`: the similarity (0–1, MinHash over token shingles) from which a candidate is a
+    /// near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near_duplicate: Option<f64>,
     /// Budget and stopping rules; all off by default.
     pub stopping: StopRules,
     /// How much run memory (`notes`) each sample and plan item carries.
@@ -219,6 +223,9 @@ pub struct StopRules {
     /// Stop after this many rounds (`plan` batches).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_rounds: Option<u64>,
+    /// Stop once the adds' `costUsd` add up to this many US dollars.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_cost_usd: Option<f64>,
 }
 
 impl Default for Config {
@@ -244,6 +251,7 @@ impl Default for Config {
             qd_offset: 0.0,
             operators: None,
             dedupe: false,
+            near_duplicate: None,
             stopping: StopRules::default(),
             notes: NoteLimits::default(),
             targets: Vec::new(),
@@ -321,6 +329,9 @@ impl Config {
         }
         unit_interval("migrationRate", self.migration_rate)?;
         unit_interval("explorationRatio", self.exploration_ratio)?;
+        if let Some(threshold) = self.near_duplicate {
+            unit_interval("nearDuplicate", threshold)?;
+        }
         range_u32("exploitationTop", self.exploitation_top, 1, MAX_ISLAND_SIZE)?;
         range_u32("inspirationTopPool", self.inspiration_top_pool, 0, MAX_ISLAND_SIZE)?;
         range_u32("inspirationsFromTop", self.inspirations_from_top, 0, self.inspiration_top_pool)?;
@@ -391,6 +402,14 @@ impl Config {
             return Err(Error::config(
                 "stopping.noiseMargin",
                 format!("is {margin}; pass a finite number of at least 0 (the benchmark's noise, in fitness units)"),
+            ));
+        }
+        if let Some(max) = s.max_cost_usd
+            && !(max.is_finite() && max > 0.0)
+        {
+            return Err(Error::config(
+                "stopping.maxCostUsd",
+                format!("is {max}; pass a positive number of US dollars"),
             ));
         }
         Ok(())

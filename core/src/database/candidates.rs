@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Status;
+use crate::api::{Operator, Status};
 use crate::metrics::Metrics;
 
 /// How many recent candidates the overrides look at (the longest rule is "last 5 rejected").
@@ -50,6 +50,34 @@ pub(crate) struct CandidateLog {
     /// Per target, in a several-target run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<TargetProgress>,
+    /// Cost and attribution per operator × model × island, in key order (`rules/attribution.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attribution: Vec<AttributionRow>,
+}
+
+/// One operator × model × island's running sums.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct AttributionRow {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub island: Option<u32>,
+    pub candidates: u64,
+    pub errors: u64,
+    pub improvements: u64,
+    pub cost_usd: f64,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub eval_seconds: f64,
+}
+
+impl AttributionRow {
+    pub(crate) fn key(&self) -> (Option<Operator>, Option<&str>, Option<u32>) {
+        (self.operator, self.model.as_deref(), self.island)
+    }
 }
 
 /// One target's share of the log: its evaluations, its stagnation, its best synergy result.

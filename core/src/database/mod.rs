@@ -12,7 +12,7 @@ mod population;
 mod program;
 
 pub use candidates::code_hash;
-pub(crate) use candidates::{CachedResult, CandidateLog, TargetProgress};
+pub(crate) use candidates::{AttributionRow, CachedResult, CandidateLog, TargetProgress};
 pub use events::Event;
 pub(crate) use island::Island;
 pub(crate) use pending::{HeldAnswer, PendingItem, PrunedProgram, SampledItem};

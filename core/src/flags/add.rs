@@ -70,6 +70,12 @@ pub struct AddFlags {
     pub plan_item: Option<String>,
     /// `--targetId`: the request's `target`.
     pub target_id: Option<String>,
+    /// Cost and attribution, as given.
+    pub model: Option<String>,
+    pub tokens_in: Option<u64>,
+    pub tokens_out: Option<u64>,
+    pub cost_usd: Option<f64>,
+    pub eval_seconds: Option<f64>,
 }
 
 /// The request `flags` give `command`, checked with the engine's own rules (errors name the
@@ -129,6 +135,11 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
         ("planItem", flags.plan_item.clone().map(Into::into)),
         ("target", flags.target_id.clone().map(Into::into)),
         ("decide", flags.decide.then_some(true.into())),
+        ("model", flags.model.clone().map(Into::into)),
+        ("tokensIn", flags.tokens_in.map(Into::into)),
+        ("tokensOut", flags.tokens_out.map(Into::into)),
+        ("costUsd", flags.cost_usd.map(Into::into)),
+        ("evalSeconds", flags.eval_seconds.map(Into::into)),
     ];
     for (key, value) in optional {
         if let Some(value) = value {

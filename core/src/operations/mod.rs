@@ -148,6 +148,8 @@ impl Database {
             None => self.consume_sample(&request),
         }
         let (status, reason) = self.decide_status(&request, parent, fitness);
+        let beats_parent = parent.is_some_and(|slot| fitness > self.population.get(slot).fitness);
+        self.attribute(&request, operator, Some(island), beats_parent, false);
         let event_request = self.events.is_some().then(|| request.clone());
         let id = self.answer_id(&request);
         let seq = self.next_seq();
@@ -245,6 +247,8 @@ impl Database {
             false => self.count_target_evaluation(scope, false),
         }
         self.candidates.remember(Status::Error, None);
+        let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
+        self.attribute(&request, operator, None, false, true);
         if let Some(reason) = &request.reason {
             let target = self.config.target_id(scope).map(str::to_string);
             self.note_failure(&id, reason, &request.changes, target);
@@ -282,6 +286,8 @@ impl Database {
         }
         self.count_evaluation(false);
         self.count_target_evaluation(scope, false);
+        let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
+        self.attribute(&request, operator, None, false, false);
         if self.recording() {
             self.emit(Event::Cached { id: cached.id.to_string(), request, now, released });
         }

@@ -65,6 +65,8 @@ impl Database {
                 .filter(|_| self.config.has_targets())
                 .map(|t| self.target_stats(t))
                 .collect(),
+            cost: self.cost_totals(),
+            attribution: self.attribution(),
         }
     }
 

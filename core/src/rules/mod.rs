@@ -1,10 +1,13 @@
-//! The rules of a run, each in its own module as `impl Database` blocks over the state: how a
+//! The rules of a run, each in its own module as `impl Database` blocks over the state: whether a
+//! candidate is worth evaluating (`admission`), how a
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
 //! candidate (and which island its answer joins), how a batch is planned, when a candidate no fitter than its parent is rejected, when a run should
 //! stop, how a program measured again folds the new measurement in, the file policy a candidate's changes must pass, and where `apply` puts a program's code
 //! in the user's file.
 
+mod admission;
+mod attribution;
 mod fold_measurement;
 mod memory;
 mod migration;
@@ -19,6 +22,7 @@ mod sampled_islands;
 mod sampling;
 mod stopping;
 
+pub use admission::DEFAULT_NEAR_DUPLICATE;
 pub(crate) use fold_measurement::fold_measurement;
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};

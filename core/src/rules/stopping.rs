@@ -55,6 +55,8 @@ impl Database {
             Some("stagnation")
         } else if rules.max_rounds.is_some_and(|max| self.rounds >= max) {
             Some("max rounds")
+        } else if rules.max_cost_usd.zip(self.cost_totals()).is_some_and(|(max, spent)| spent.cost_usd >= max) {
+            Some("cost budget exhausted")
         } else {
             None
         };

@@ -147,4 +147,7 @@ impl Face for Wasmtime {
         let out = self.guest.database().call_remeasure(&mut self.store, *db, &bridge::wit(request)).expect("no trap");
         out.map(shape).map_err(|e| code(&e))
     }
+    fn admit(&mut self, db: &ResourceAny, code: &str, code_path: &str) -> Value {
+        shape(self.guest.database().call_admit(&mut self.store, *db, code, code_path).expect("no trap"))
+    }
 }

@@ -15,8 +15,12 @@ from .errors import CorruptDatabase, DuplicateId, EvodbError, InvalidConfig, Inv
 from .types import (
     AddOutcome,
     AddRequest,
+    Admission,
+    AdmissionVerdict,
+    Attribution,
     BestProgram,
     CellStats,
+    CostTotals,
     DatabaseInfo,
     ExportFormat,
     Inspiration,
@@ -45,7 +49,8 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "AddOutcome", "AddRequest", "BestProgram", "CellStats", "CorruptDatabase", "Database", "DatabaseInfo",
+    "AddOutcome", "AddRequest", "Admission", "AdmissionVerdict", "Attribution", "BestProgram", "CellStats",
+    "CostTotals", "CorruptDatabase", "Database", "DatabaseInfo",
     "DuplicateId", "EvodbError", "ExportFormat", "Inspiration", "InvalidConfig", "InvalidInput", "IslandStats",
     "Lineage", "Metrics", "Note", "NoteKind", "NoteRequest", "Operator", "PlanItem", "PolicyVerdict",
     "PopulationStats", "Remeasured", "RemeasureRequest", "SampleResult", "SampledParent", "Status",

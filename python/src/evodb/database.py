@@ -17,6 +17,7 @@ from .errors import InvalidConfig, StoreError
 from .types import (
     AddOutcome,
     AddRequest,
+    Admission,
     BestProgram,
     DatabaseInfo,
     ExportFormat,
@@ -216,6 +217,11 @@ class Database:
     def remeasure(self, request: RemeasureRequest) -> Remeasured:
         raw = self._call("[method]database.remeasure", lower(RemeasureRequest, request))
         result: Remeasured = lift(Remeasured, raw)
+        return result
+
+    def admit(self, code: str, code_path: str = "") -> Admission:
+        """Before evaluating `code`: a duplicate or near-duplicate of a live program? Reads only."""
+        result: Admission = lift(Admission, self._call("[method]database.admit", code, code_path))
         return result
 
     def notes(

@@ -21,6 +21,8 @@ Operator = Literal["exploitation", "exploration", "crossover", "migration"]
 NoteKind = Literal["lesson", "failure", "idea"]
 #: What `Database.export` writes.
 ExportFormat = Literal["json", "mermaid", "tree", "markdown"]
+#: `Database.admit`'s verdict before evaluation.
+AdmissionVerdict = Literal["evaluate", "duplicate", "near-duplicate"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,12 @@ class AddRequest:
     target: Optional[str] = None
     #: The playbook's rule: accepted when fitter than its parent, else rejected with a reason.
     decide: bool = False
+    #: Cost and attribution: the model, its tokens, the call's price and the evaluation's time.
+    model: Optional[str] = None
+    tokens_in: Optional[int] = None
+    tokens_out: Optional[int] = None
+    cost_usd: Optional[float] = None
+    eval_seconds: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +205,43 @@ class PopulationStats:
     recent_statuses: tuple[Status, ...]
     cells: Optional[CellStats]
     targets: tuple[TargetStats, ...]
+    cost: Optional[CostTotals]
+    attribution: tuple[Attribution, ...]
+
+
+@dataclass(frozen=True)
+class CostTotals:
+    cost_usd: float
+    tokens_in: int
+    tokens_out: int
+    eval_seconds: float
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """One operator × model × island row of `PopulationStats.attribution`."""
+
+    operator: Optional[Operator]
+    model: Optional[str]
+    island: Optional[int]
+    candidates: int
+    errors: int
+    improvements: int
+    improvement_rate: float
+    cost_usd: float
+    cost_per_improvement: Optional[float]
+    tokens_in: int
+    tokens_out: int
+    eval_seconds: float
+
+
+@dataclass(frozen=True)
+class Admission:
+    """`Database.admit`: duplicate, near-duplicate or evaluate, and the closest live program."""
+
+    verdict: AdmissionVerdict
+    of: Optional[str]
+    similarity: float
 
 
 @dataclass(frozen=True)
@@ -286,6 +331,9 @@ RECORDS: dict[str, type] = {
     "work-plan": WorkPlan,
     "policy-verdict": PolicyVerdict,
     "lineage": Lineage,
+    "cost-totals": CostTotals,
+    "attribution": Attribution,
+    "admission": Admission,
 }
 
 #: Every enum of the interface by its WIT name, as its `Literal` alias.
@@ -294,4 +342,5 @@ ENUMS: dict[str, object] = {
     "operator": Operator,
     "note-kind": NoteKind,
     "export-format": ExportFormat,
+    "admission-verdict": AdmissionVerdict,
 }

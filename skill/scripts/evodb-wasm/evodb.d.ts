@@ -69,6 +69,16 @@ export interface HandoutProgram {
 export type Metrics = Record<string, number>;
 
 /**
+ * A run's spending: the sums of every add's `costUsd`, tokens and `evalSeconds`.
+ */
+export interface CostTotals {
+    costUsd: number;
+    tokensIn: number;
+    tokensOut: number;
+    evalSeconds: number;
+}
+
+/**
  * A sample or a plan item as `sample` and `plan` print them: only the fields a prompt reads.
  */
 export interface Handout {
@@ -153,6 +163,16 @@ export interface AddRequest {
      * when it is fitter than its parent, else rejected with a reason naming both fitnesses.
      */
     decide?: boolean;
+    /**
+     * Cost and attribution (each optional): the model that wrote the candidate, the tokens it
+     * read and wrote, the price of the call in US dollars and the evaluation's wall time.
+     * `stats` totals them per operator × model × island; `stopping.maxCostUsd` caps the run.
+     */
+    model?: string;
+    tokensIn?: number;
+    tokensOut?: number;
+    costUsd?: number;
+    evalSeconds?: number;
 }
 
 /**
@@ -234,6 +254,11 @@ export interface Config {
      */
     dedupe?: boolean;
     /**
+     * `admit`: the similarity (0–1, MinHash over token shingles) from which a candidate is a
+     * near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
+     */
+    nearDuplicate?: number;
+    /**
      * Budget and stopping rules; all off by default.
      */
     stopping?: StopRules;
@@ -309,6 +334,31 @@ export type FeatureDim = { kind: "metric"; metric: string; min: number; max: num
 export interface IslandSpec {
     name: string;
     description?: string;
+}
+
+/**
+ * One operator × model × island row: what its candidates bought and cost. An improvement is a
+ * candidate fitter than its parent; errors have no island.
+ */
+export interface Attribution {
+    operator: Operator | null;
+    model: string | null;
+    island: number | null;
+    candidates: number;
+    errors: number;
+    improvements: number;
+    /**
+     * `improvements / candidates`.
+     */
+    improvementRate: number;
+    costUsd: number;
+    /**
+     * `costUsd / improvements`; null without an improvement.
+     */
+    costPerImprovement: number | null;
+    tokensIn: number;
+    tokensOut: number;
+    evalSeconds: number;
 }
 
 /**
@@ -434,6 +484,22 @@ export interface OperatorWeights {
     exploration?: number;
     crossover?: number;
     migration?: number;
+}
+
+/**
+ * What `admit` answers before a candidate is evaluated.
+ */
+export interface Admission {
+    verdict: AdmissionVerdict;
+    /**
+     * The live program it duplicates, or the closest one (none in an empty population).
+     */
+    of: string | null;
+    /**
+     * How alike the closest program is, 0–1 (1 for a duplicate): a MinHash estimate of the
+     * Jaccard index of their token shingles.
+     */
+    similarity: number;
 }
 
 /**
@@ -566,6 +632,14 @@ export interface Stats {
      * Per target, in a several-target run.
      */
     targets?: TargetStats[];
+    /**
+     * What the run cost, once it has attribution rows (operators on, or an add that reported a cost).
+     */
+    cost?: CostTotals;
+    /**
+     * Per operator × model × island: candidates, errors, improvements and what they cost.
+     */
+    attribution?: Attribution[];
 }
 
 /**
@@ -615,6 +689,10 @@ export interface StopRules {
      * Stop after this many rounds (`plan` batches).
      */
     maxRounds?: number;
+    /**
+     * Stop once the adds' `costUsd` add up to this many US dollars.
+     */
+    maxCostUsd?: number;
 }
 
 /**
@@ -670,6 +748,12 @@ export interface BestProgram {
     changes: string;
     iterationFound: number;
 }
+
+/**
+ * `evaluate`, `duplicate` (equal once comments and whitespace are normalised) or
+ * `nearDuplicate` (at least the config's `nearDuplicate` alike).
+ */
+export type AdmissionVerdict = "evaluate" | "duplicate" | "near-duplicate";
 
 /**
  * `info`: `{isEmpty, lastIteration, programCount, bestProgramId, bestMetrics, seedCodePath, seedTargetCode}`.
@@ -784,6 +868,14 @@ export interface AddFlags {
      * `--targetId`: the request's `target`.
      */
     targetId?: string | null;
+    /**
+     * Cost and attribution, as given.
+     */
+    model?: string | null;
+    tokensIn?: number | null;
+    tokensOut?: number | null;
+    costUsd?: number | null;
+    evalSeconds?: number | null;
 }
 
 export interface Inspiration {
@@ -836,6 +928,16 @@ export class Database {
      * ```
      */
     add(request: AddRequest, now: number): AddOutcome;
+    /**
+     * `db.admit(code, codePath)`: before evaluating a candidate, whether it duplicates (or nearly
+     * duplicates) a live program; reads only. `codePath`'s extension names the comment syntax.
+     *
+     * ```js
+     * const { verdict, of, similarity } = db.admit(code, "candidates/iter_7.py");
+     * if (verdict !== "evaluate") console.log(`skip: ${verdict} of ${of} (${similarity})`);
+     * ```
+     */
+    admit(code: string, codePath: string): Admission;
     /**
      * `db.best(target?)`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or
      * `null`; with `target`, that target's best.
@@ -1190,6 +1292,7 @@ export interface InitOutput {
     readonly checkSeed: (a: number, b: number) => [number, number];
     readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
+    readonly database_admit: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
     readonly database_compareHistory: (a: number, b: number, c: number, d: number) => [number, number];
     readonly database_fromJson: (a: number, b: number) => [number, number, number];

@@ -47,6 +47,36 @@ export class Database {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * `db.admit(code, codePath)`: before evaluating a candidate, whether it duplicates (or nearly
+     * duplicates) a live program; reads only. `codePath`'s extension names the comment syntax.
+     *
+     * ```js
+     * const { verdict, of, similarity } = db.admit(code, "candidates/iter_7.py");
+     * if (verdict !== "evaluate") console.log(`skip: ${verdict} of ${of} (${similarity})`);
+     * ```
+     * @param {string} code
+     * @param {string} codePath
+     * @returns {Admission}
+     */
+    admit(code, codePath) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(code, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(codePath, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.database_admit(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * `db.best(target?)`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or
      * `null`; with `target`, that target's best.
      *

@@ -114,6 +114,10 @@ impl wit::GuestDatabase for Database {
         out(self.0.borrow().notes(target.as_deref(), kind, limit))
     }
 
+    fn admit(&self, code: String, code_path: String) -> wit::Admission {
+        out(self.0.borrow().admit(&code, &code_path))
+    }
+
     fn load_warnings(&self) -> Vec<String> {
         self.0.borrow().load_warnings().to_vec()
     }

@@ -87,6 +87,9 @@ impl Face for Bindgen {
     fn remeasure(&mut self, db: &mut Database, request: &Value) -> Result<Value, String> {
         db.remeasure(js(&request.to_string())).map(json).map_err(code)
     }
+    fn admit(&mut self, db: &Database, code: &str, code_path: &str) -> Value {
+        json(db.admit(code, code_path).expect("admit"))
+    }
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
         json(
             evodb_wasm::policy_check(changed.to_vec(), target, protected.map(<[String]>::to_vec)).expect("policyCheck"),

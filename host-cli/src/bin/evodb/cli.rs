@@ -9,8 +9,9 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes,
-    plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
+    add, admit, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note,
+    notes, plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate,
+    view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -51,6 +52,7 @@ pub enum Command {
     Notes(notes::Args),
     Prompt(prompt::Args),
     Remeasure(remeasure::Args),
+    Admit(admit::Args),
     Skill(skill::Args),
     Strategy(strategy::Args),
     Trial(trial::Args),
@@ -87,6 +89,7 @@ impl Command {
             Command::Notes(args) => args.run(ctx),
             Command::Prompt(args) => args.run(ctx),
             Command::Remeasure(args) => args.run(ctx),
+            Command::Admit(args) => args.run(ctx),
             Command::Skill(args) => args.run(ctx),
             Command::Strategy(args) => args.run(ctx),
             Command::Trial(args) => args.run(ctx),
@@ -155,6 +158,7 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "notes" => Command::Notes(notes::Args::from_matches(m)),
         "prompt" => Command::Prompt(prompt::Args::from_matches(m)),
         "remeasure" => Command::Remeasure(remeasure::Args::from_matches(m)),
+        "admit" => Command::Admit(admit::Args::from_matches(m)),
         "serve" => Command::Serve(serve::Args::from_matches(m)),
         "mcp" => Command::Mcp(mcp::Args::from_matches(m)),
         "setup" => Command::Setup(setup::Args::from_matches(m, env.home.clone())),

@@ -3,7 +3,7 @@
 //! Reads save nothing; writes save the database with their events when they succeed.
 
 use evodb_core::{
-    AddOutcome, AddRequest, BestProgram, ExportFormat, Info, Lineage, Note, NoteKind, NoteRequest, Plan,
+    AddOutcome, AddRequest, Admission, BestProgram, ExportFormat, Info, Lineage, Note, NoteKind, NoteRequest, Plan,
     RemeasureRequest, Remeasured, Sample, Stats, StopVerdict,
 };
 use evodb_host::bridge::{core, wit};
@@ -35,6 +35,11 @@ impl Session<'_> {
 
     pub fn should_stop(&mut self, target: Option<&str>) -> Result<StopVerdict, Failure> {
         self.read(|m, st, db| m.call_should_stop_for(st, db, target)).map(core)
+    }
+
+    /// Whether `code` duplicates or nearly duplicates a live program; reads only.
+    pub fn admit(&mut self, code: &str, code_path: &str) -> Result<Admission, Failure> {
+        self.read(|m, st, db| ok(m.call_admit(st, db, code, code_path))).map(core)
     }
 
     pub fn lineage(&mut self, id: &str) -> Result<Option<Lineage>, Failure> {

@@ -22,11 +22,22 @@ pub struct Args {
     pub island: Option<u32>,
     pub status: Option<String>,
     pub decide: bool,
+    pub cost: CostArgs,
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
     pub target_id: Option<String>,
     pub git: GitArgs,
+}
+
+/// `--model`, `--tokensIn`, `--tokensOut`, `--costUsd`, `--evalSeconds`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct CostArgs {
+    pub model: Option<String>,
+    pub tokens_in: Option<u64>,
+    pub tokens_out: Option<u64>,
+    pub cost_usd: Option<f64>,
+    pub eval_seconds: Option<f64>,
 }
 
 impl Args {
@@ -39,6 +50,13 @@ impl Args {
             island: optional(m, "island"),
             status: optional(m, "status"),
             decide: m.get_flag("decide"),
+            cost: CostArgs {
+                model: optional(m, "model"),
+                tokens_in: optional(m, "tokensIn"),
+                tokens_out: optional(m, "tokensOut"),
+                cost_usd: optional(m, "costUsd"),
+                eval_seconds: optional(m, "evalSeconds"),
+            },
             reason: optional(m, "reason"),
             operator: optional(m, "operator"),
             plan_item: optional(m, "planItem"),
@@ -56,6 +74,7 @@ impl Args {
             island,
             status,
             decide,
+            cost,
             reason,
             operator,
             plan_item,
@@ -76,6 +95,11 @@ impl Args {
             operator,
             plan_item,
             target_id,
+            model: cost.model,
+            tokens_in: cost.tokens_in,
+            tokens_out: cost.tokens_out,
+            cost_usd: cost.cost_usd,
+            eval_seconds: cost.eval_seconds,
             ..AddFlags::default()
         };
         let mut request = c.into_request(AddCommand::Add, flags)?;

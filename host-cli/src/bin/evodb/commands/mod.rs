@@ -2,6 +2,7 @@
 //! `run(self, ctx) -> Result<Reply, Failure>`; `cli::Command::run` dispatches to them.
 
 pub mod add;
+pub mod admit;
 pub mod apply;
 pub mod best;
 pub mod copy;

@@ -255,6 +255,11 @@ fn request(tool: &str, program: &SourceProgram) -> Result<AddRequest, String> {
         commit: None,
         target: None,
         decide: false,
+        model: None,
+        tokens_in: None,
+        tokens_out: None,
+        cost_usd: None,
+        eval_seconds: None,
     })
 }
 

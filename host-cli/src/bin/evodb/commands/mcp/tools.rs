@@ -65,6 +65,7 @@ pub fn own() -> Vec<Entry> {
         entry::<Plan>(),
         entry::<Note>(),
         entry::<Notes>(),
+        entry::<Admit>(),
         entry::<Lineage>(),
         entry::<ShouldStop>(),
     ]
@@ -160,6 +161,14 @@ impl Line {
     pub fn list(mut self, name: &str, values: &[u32]) -> Line {
         for value in values {
             self.0.push(format!("--{name}={value}"));
+        }
+        self
+    }
+
+    /// A switch, present when `on`.
+    pub fn switch(mut self, name: &str, on: bool) -> Line {
+        if on {
+            self.0.push(format!("--{name}"));
         }
         self
     }
@@ -316,6 +325,24 @@ pub struct Add {
     /// Git mode: comma-separated globs a candidate must not touch.
     #[serde(default)]
     pub protected: Option<String>,
+    /// The playbook's rule: accepted when fitter than its parent, else rejected (leave status out).
+    #[serde(default)]
+    pub decide: bool,
+    /// Cost: the model that wrote the candidate.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Cost: the tokens the model read.
+    #[serde(default)]
+    pub tokens_in: Option<u64>,
+    /// Cost: the tokens the model wrote.
+    #[serde(default)]
+    pub tokens_out: Option<u64>,
+    /// Cost: the price of the model's call(s) in US dollars.
+    #[serde(default)]
+    pub cost_usd: Option<f64>,
+    /// Cost: the evaluation's wall time in seconds.
+    #[serde(default)]
+    pub eval_seconds: Option<f64>,
 }
 
 impl Tool for Add {
@@ -339,7 +366,13 @@ impl Tool for Add {
             .flag("branch", self.branch)
             .flag("commit", self.commit)
             .flag("target", self.target)
-            .flag("protected", self.protected);
+            .flag("protected", self.protected)
+            .switch("decide", self.decide)
+            .flag("model", self.model)
+            .flag("tokensIn", self.tokens_in)
+            .flag("tokensOut", self.tokens_out)
+            .flag("costUsd", self.cost_usd)
+            .flag("evalSeconds", self.eval_seconds);
         run.command("add", &line.0)
     }
 }
@@ -440,6 +473,28 @@ impl Tool for Note {
             .flag("target", self.target)
             .flag("programId", self.program_id);
         run.command("note", &line.0)
+    }
+}
+
+/// Before evaluating a candidate: a duplicate or near-duplicate of a live program? (`evodb admit`)
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Admit {
+    /// The candidate's code.
+    pub code: String,
+    /// The candidate's file name: its extension names the comment syntax set aside.
+    #[serde(default)]
+    pub code_path: Option<String>,
+}
+
+impl Tool for Admit {
+    const NAME: &'static str = "admit";
+    const DESCRIPTION: &'static str = "Before paying for an evaluation: is this code a duplicate or near-duplicate of a \
+                                       live program? Reads only (`evodb admit`).";
+    const READ_ONLY: bool = true;
+    fn call(self, run: &Run) -> Result<Answer, Failure> {
+        let line = Line::default().flag("code", Some(self.code)).flag("codePath", self.code_path);
+        run.command("admit", &line.0)
     }
 }
 

@@ -8,7 +8,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { EXIT, Failure } from "./args.mjs";
 import { kindAt, kindOf, readSmallFile } from "./input.mjs";
 
@@ -23,17 +22,16 @@ const LOCK_TIMEOUT_MS = Number(process.env.EVODB_LOCK_TIMEOUT_MS) || 120_000;
 
 /** flock(1) holding the native lock, with its stdin and stdout piped. @typedef {import("node:child_process").ChildProcessByStdio<import("node:stream").Writable, import("node:stream").Readable, null>} FlockChild */
 
-const require = createRequire(import.meta.url);
-
 /**
- * `bytes` random bytes as hex, node:crypto loaded on first use: only writers need it, and loading
- * it costs a reader ~5 ms of its ~40 ms above Node's own start.
+ * `bytes` random bytes as hex, for names and tokens that must not collide, not secrets: the temp
+ * file is created with O_EXCL | O_NOFOLLOW and the lock token also holds pid, host and time.
+ * Math.random, not node:crypto: loading crypto cost every writer ~5 ms of CPU.
  * @param {number} bytes
  */
 export function randomHex(bytes) {
-  /** @type {typeof import("node:crypto")} */
-  const crypto = require("node:crypto");
-  return crypto.randomBytes(bytes).toString("hex");
+  let hex = "";
+  for (let i = 0; i < bytes; i++) hex += Math.floor(Math.random() * 256).toString(16).padStart(2, "0");
+  return hex;
 }
 
 /** @param {number} ms */

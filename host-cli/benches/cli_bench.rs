@@ -1,21 +1,20 @@
-//! The `evodb` CLI's figures, one JSON line each (`bench/run` pairs them with their peers and
-//! prints the table):
+//! The `evodb` CLI's in-process figures, one JSON line each (`bench/run` pairs them with their
+//! peers and prints the table):
 //!
-//! - `cli.<command>`: whole-process wall time of `evodb info|sample|best|add` on the database the
-//!   seed skill's own CLI wrote (`tests/fixtures/seed-written`), beside the same command through
-//!   a Node CLI (`node skill/scripts/db-cli.mjs`, the seed's command line; `--seed-cli PATH`
-//!   measures another `db-cli.mjs` instead, e.g. the seed skill's own);
 //! - `phase.<name>`: where one call's time goes, measured in-process: process start, the engine
 //!   and the built-in machine code, instantiation, load, the operation, save;
 //! - `large.*`: `add` on a 10,000-program database against a bare serde_json read + write;
 //! - `size.store`: the bytes of the component `evodb` embeds.
 //!
-//! `cargo bench -p evodb-host --bench cli_bench [-- --seed-cli PATH]` (needs the release binary:
+//! The whole-process figures beside the seed skill's own CLI and evodb's Node drop-in (wall and
+//! CPU, `cli.*`) are `bench/run`'s own: it times the three as processes, in turn.
+//!
+//! `cargo bench -p evodb-host --bench cli_bench` (needs the release binary:
 //! `cargo build --release -p evodb-host`).
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -27,7 +26,6 @@ mod common;
 use common::{figure, in_process, in_process_split, median, write_database};
 
 const RUNS: usize = 40;
-const PEER_RUNS: usize = 10;
 const PHASE_RUNS: usize = 200;
 const LARGE_RUNS: usize = 10;
 
@@ -35,8 +33,6 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
     let evodb = root.join("target/release/evodb");
     assert!(evodb.is_file(), "{} is missing: cargo build --release -p evodb-host", evodb.display());
-    let args: Vec<String> = std::env::args().collect();
-    let seed_cli = args.iter().position(|a| a == "--seed-cli").and_then(|i| args.get(i + 1)).map(PathBuf::from);
     let scratch = tempfile::tempdir().unwrap();
     let fixture = scratch.path().join("seed-written");
     fs::create_dir(&fixture).unwrap();
@@ -47,32 +43,7 @@ fn main() {
         "value": embedded::COMPONENT.len(), "unit": "B"});
     println!("{size}");
     phases(&fixture);
-    whole_processes(&root, &evodb, &fixture, seed_cli.as_deref());
     large_database(&evodb, scratch.path());
-}
-
-/// `cli.*`: one process per call, median of [`RUNS`]; the Node peer's median of [`PEER_RUNS`].
-fn whole_processes(root: &Path, evodb: &Path, db: &Path, seed_cli: Option<&Path>) {
-    figure("cli.floor", "a process that does nothing (/bin/true)", median(RUNS, || Command::new("true")), None);
-    let peer_cli = seed_cli.map_or_else(|| root.join("skill/scripts/db-cli.mjs"), Path::to_path_buf);
-    let node = which("node");
-    for command in ["info", "sample", "best", "add"] {
-        let args = command_args(command, db);
-        let ours = median(RUNS, || {
-            let mut c = Command::new(evodb);
-            c.args(&args);
-            c
-        });
-        let peer = node.as_ref().map(|node| {
-            let timed = median(PEER_RUNS, || {
-                let mut c = Command::new(node);
-                c.arg(&peer_cli).args(&args);
-                c
-            });
-            (format!("node {}", peer_cli.strip_prefix(root).unwrap_or(&peer_cli).display()), timed)
-        });
-        figure(&format!("cli.{command}"), &format!("evodb {command}"), ours, peer);
-    }
 }
 
 /// `phase.*`: each step of one `sample` and one `add`, in this process, median of [`PHASE_RUNS`].
@@ -188,8 +159,4 @@ fn set_writable(path: &Path) {
     #[allow(clippy::permissions_set_readonly_false)] // a copy in our own temp dir
     permissions.set_readonly(false);
     fs::set_permissions(path, permissions).unwrap();
-}
-
-fn which(program: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(program)).find(|p| p.is_file())
 }

@@ -8,8 +8,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { EXIT, Failure } from "./args.mjs";
 import { kindAt, kindOf, readSmallFile } from "./input.mjs";
 
@@ -23,6 +21,18 @@ const STALE_LOCK_MS = 10 * 60 * 1000;
 const LOCK_TIMEOUT_MS = Number(process.env.EVODB_LOCK_TIMEOUT_MS) || 120_000;
 
 /** flock(1) holding the native lock, with its stdin and stdout piped. @typedef {import("node:child_process").ChildProcessByStdio<import("node:stream").Writable, import("node:stream").Readable, null>} FlockChild */
+
+/**
+ * `bytes` random bytes as hex, for names and tokens that must not collide, not secrets: the temp
+ * file is created with O_EXCL | O_NOFOLLOW and the lock token also holds pid, host and time.
+ * Math.random, not node:crypto: loading crypto cost every writer ~5 ms of CPU.
+ * @param {number} bytes
+ */
+export function randomHex(bytes) {
+  let hex = "";
+  for (let i = 0; i < bytes; i++) hex += Math.floor(Math.random() * 256).toString(16).padStart(2, "0");
+  return hex;
+}
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,9 +133,10 @@ function openNativeLock(lockPath) {
  * exclude each other.
  * @param {string} dir
  * @param {number} deadline Date.now() by which to give up
+ * @param {typeof import("node:child_process").spawn} spawn
  * @returns {Promise<FlockChild | null>}
  */
-function takeNativeLock(dir, deadline) {
+function takeNativeLock(dir, deadline, spawn) {
   if (process.env.EVODB_NO_FLOCK) return Promise.resolve(null);
   const lockPath = path.join(dir, NATIVE_LOCK_FILE);
   let fd;
@@ -203,7 +214,7 @@ process.on("exit", releaseLock);
 /** @param {string} dir */
 export async function acquireLock(dir) {
   const lockPath = path.join(dir, LOCK_FILE);
-  const token = JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString(), nonce: randomBytes(6).toString("hex") });
+  const token = JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString(), nonce: randomHex(6) });
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
   let delay = 2;
   for (;;) {
@@ -236,5 +247,7 @@ export async function acquireLock(dir) {
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 1.5, 50);
   }
-  heldLock.native = await takeNativeLock(dir, deadline);
+  // Imported here, by writers only: node:child_process and the net module it loads cost readers ~3 ms.
+  const { spawn } = await import("node:child_process");
+  heldLock.native = await takeNativeLock(dir, deadline, spawn);
 }

@@ -10,12 +10,12 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import v8 from "node:v8";
 import { EXIT, Failure, badInput } from "./args.mjs";
 import { HISTORY_FILE, repairTornTail } from "./history.mjs";
 import { kindAt, openRegular } from "./input.mjs";
 import { checkMemory, checkTime, setEngineBytes, startClock } from "./limits.mjs";
-import { acquireLock, releaseLock } from "./lock.mjs";
+import { acquireLock, randomHex, releaseLock } from "./lock.mjs";
 
 /** @import * as evodb from "../evodb-wasm/evodb.js" */
 
@@ -153,6 +153,12 @@ export let checkAddFlags;
 export let addRequestFromFlags;
 
 export async function loadEngine() {
+  // One call runs a few of the engine's functions a few times: V8's baseline compiler (Liftoff),
+  // each function compiled on its first call, is all it needs. Optimizing hot functions again
+  // (dynamic tier-up) cost ~25 ms of CPU a call for nothing (bench/run measures it). V8 reads
+  // these when the module compiles; they only touch WebAssembly.
+  v8.setFlagsFromString("--liftoff-only");
+  v8.setFlagsFromString("--wasm-lazy-compilation");
   try {
     const glue = await import("../evodb-wasm/evodb.js");
     const exports = glue.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
@@ -409,7 +415,7 @@ function save(dir, db) {
     const json = db.toJson();
     const lines = engine(() => db.takeEvents()).map((event) => JSON.stringify(event) + "\n").join("");
     removeStaleTemps(dir);
-    const tempPath = path.join(dir, `${TEMP_PREFIX}-${randomBytes(8).toString("hex")}`);
+    const tempPath = path.join(dir, `${TEMP_PREFIX}-${randomHex(8)}`);
     const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
     try {
       const fd = fs.openSync(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);

@@ -141,6 +141,14 @@ impl<'de> Deserialize<'de> for Metrics {
     }
 }
 
+/// A fitness as prompts and reasons show it: at most six decimals, no trailing zeros (`0.8`, not
+/// `0.7999999999999999`).
+pub(crate) fn six_places(value: f64) -> String {
+    let text = format!("{value:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0".to_string() } else { text.to_string() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,12 +172,4 @@ mod tests {
         let m: Metrics = serde_json::from_str(r#"{"z": 1, "a": 2.5}"#).unwrap();
         assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"z":1.0,"a":2.5}"#);
     }
-}
-
-/// A fitness as prompts and reasons show it: at most six decimals, no trailing zeros (`0.8`, not
-/// `0.7999999999999999`).
-pub(crate) fn six_places(value: f64) -> String {
-    let text = format!("{value:.6}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" { "0".to_string() } else { text.to_string() }
 }

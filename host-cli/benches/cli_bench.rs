@@ -98,6 +98,12 @@ fn phases(db: &Path) {
         branch: None,
         commit: None,
         target: None,
+        decide: false,
+        model: None,
+        tokens_in: None,
+        tokens_out: None,
+        cost_usd: None,
+        eval_seconds: None,
     };
     let (_, add) = timed(&|store, b, db| {
         b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();

@@ -119,7 +119,7 @@ pub fn parse(
     env: &Environment,
 ) -> Result<Cli, clap::Error> {
     let argv = with_store_as_db_path(argv.into_iter().map(Into::into).collect(), env.store.as_ref());
-    let matches = crate::parser::command().try_get_matches_from(argv)?;
+    let matches = crate::parser::command_for(&argv).try_get_matches_from(argv)?;
     Ok(from_matches(&matches, env))
 }
 

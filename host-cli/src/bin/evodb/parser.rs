@@ -11,6 +11,22 @@ const VERSION: &str = env!("EVODB_LONG_VERSION");
 
 /// `evodb` with every command of the table.
 pub fn command() -> Command {
+    with_subcommands(CLI.commands)
+}
+
+/// The parser for `argv`: when its first argument names a command of the table, `evodb` with
+/// that command alone — building all 35 commands' flags costs more than the call itself spends
+/// in many one-shot commands, and clap only reads the one named. Anything else (`--help`, a
+/// mistyped command that clap suggests a fix for) gets every command.
+pub fn command_for(argv: &[std::ffi::OsString]) -> Command {
+    let named = argv.get(1).and_then(|arg| arg.to_str());
+    match CLI.commands.iter().position(|spec| Some(spec.name) == named) {
+        Some(at) => with_subcommands(&CLI.commands[at..=at]),
+        None => command(),
+    }
+}
+
+fn with_subcommands(commands: &'static [evodb_cli_spec::Command]) -> Command {
     // Listed after each command's own flags.
     let globals = CLI.global_flags.iter().map(|flag| flag_arg(flag).global(true).display_order(1000));
     Command::new(CLI.name)
@@ -21,7 +37,7 @@ pub fn command() -> Command {
         .subcommand_required(true)
         .arg_required_else_help(true)
         .args(globals)
-        .subcommands(CLI.commands.iter().map(subcommand))
+        .subcommands(commands.iter().map(subcommand))
 }
 
 fn subcommand(spec: &'static evodb_cli_spec::Command) -> Command {

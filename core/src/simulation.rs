@@ -193,6 +193,8 @@ fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Met
         branch: None,
         commit: None,
         target: None,
+        origin: None,
+        parents: Vec::new(),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Operator, Status};
+use crate::api::{IdeaOrigin, Operator, Status};
 use crate::error::{Error, Result, parse_json};
 use crate::metrics::Metrics;
 
@@ -65,6 +65,13 @@ pub struct AddRequest {
     /// plan item, island or parent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// Idea runs: how the idea came about (implied by its parents when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<IdeaOrigin>,
+    /// Idea runs: every parent, first one first (a merged idea has several); the first is the
+    /// `parentId`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<String>,
 }
 
 fn root_parent() -> String {
@@ -97,6 +104,8 @@ impl AddRequest {
             branch: None,
             commit: None,
             target: None,
+            origin: None,
+            parents: Vec::new(),
         }
     }
 

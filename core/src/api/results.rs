@@ -159,6 +159,10 @@ pub struct PlanItem {
     /// In a several-target run: the target the candidate is a version of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// In an idea run: what the item asks for (generate, or refine one idea) and the context it
+    /// may use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idea: Option<crate::api::IdeaBrief>,
 }
 
 /// What `should_stop` answers.

@@ -246,6 +246,8 @@ fn added(program: &Program, island: u32, fitness: f64) -> Event {
             branch: program.branch.as_deref().map(String::from),
             commit: program.commit.as_deref().map(String::from),
             target: program.target.as_deref().map(String::from),
+            origin: program.origin,
+            parents: program.parents.clone(),
         },
         now: program.timestamp,
         released: false,

@@ -6,6 +6,7 @@
 //! in the user's file.
 
 mod fold_measurement;
+mod ideas;
 mod memory;
 mod migration;
 mod operators;

@@ -60,6 +60,7 @@ impl Database {
                 donor_island_name: work.donor_island.and_then(|donor| self.config.island_name(donor)),
                 notes,
                 target,
+                idea: None,
             });
         }
         let synergy = self.synergy_item(generation);

@@ -127,6 +127,8 @@ fn phases(db: &Path) {
         branch: None,
         commit: None,
         target: None,
+        origin: None,
+        parents: Vec::new(),
     };
     let (_, add) = timed(&|store, b, db| {
         b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();

@@ -114,7 +114,7 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item, branch, commit, target
+                    plan_item, branch, commit, target, origin, parents
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -143,8 +143,10 @@ macro_rules! face_shapes {
                 StopVerdict = StopVerdict { stop, reason, evaluations, rounds, stagnation, best_fitness },
                 PlanItem = PlanItem {
                     name, operator, island, parent_ids, donor_island, forced_by, island_name, island_description,
-                    donor_island_name, notes, target
+                    donor_island_name, notes, target, idea
                 },
+                CriterionScore = CriterionScore { criterion, score },
+                IdeaBrief = IdeaBrief { task, idea, weakest, best_summary },
                 SynergyPart = SynergyPart { target, program_id },
                 SynergyItem = SynergyItem { name, parts },
                 NoteRequest = NoteRequest { kind, text, target, program_id },
@@ -160,6 +162,7 @@ macro_rules! face_shapes {
                 Operator = Operator { Exploitation, Exploration, Crossover, Migration },
                 ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown },
                 NoteKind = NoteKind { Lesson, Failure, Idea },
+                IdeaOrigin = IdeaOrigin { Generated, Refined, Merged },
             }
         }
     };

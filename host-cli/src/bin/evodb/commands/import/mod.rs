@@ -254,6 +254,8 @@ fn request(tool: &str, program: &SourceProgram) -> Result<AddRequest, String> {
         branch: None,
         commit: None,
         target: None,
+        origin: None,
+        parents: Vec::new(),
     })
 }
 

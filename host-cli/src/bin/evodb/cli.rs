@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note, notes,
+    add, add_idea, apply, best, copy, create, demo, export, git_tidy, history, ideas, import, info, init, lineage, mcp, note, notes,
     plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
@@ -61,6 +61,8 @@ pub enum Command {
     Serve(serve::Args),
     Mcp(mcp::Args),
     Setup(setup::Args),
+    Ideas(Box<ideas::Args>),
+    AddIdea(Box<add_idea::Args>),
 }
 
 impl Command {
@@ -97,6 +99,8 @@ impl Command {
             Command::Serve(args) => args.run(ctx),
             Command::Mcp(args) => args.run(ctx),
             Command::Setup(args) => args.run(ctx),
+            Command::Ideas(args) => args.run(ctx),
+            Command::AddIdea(args) => args.run(ctx),
         }
     }
 }
@@ -165,6 +169,8 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "trial" => Command::Trial(trial::Args::from_matches(m)),
         "git-tidy" => Command::GitTidy(git_tidy::Args::from_matches(m)),
         "apply" => Command::Apply(apply::Args::from_matches(m)),
+        "ideas" => Command::Ideas(Box::new(ideas::Args::from_matches(m))),
+        "add-idea" => Command::AddIdea(Box::new(add_idea::Args::from_matches(m))),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };
     Cli { command, sandbox, store, serve_off: env.serve_off }

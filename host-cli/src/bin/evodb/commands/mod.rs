@@ -2,6 +2,7 @@
 //! `run(self, ctx) -> Result<Reply, Failure>`; `cli::Command::run` dispatches to them.
 
 pub mod add;
+pub mod add_idea;
 pub mod apply;
 pub mod best;
 pub mod copy;
@@ -10,6 +11,7 @@ pub mod demo;
 pub mod export;
 pub mod git_tidy;
 pub mod history;
+pub mod ideas;
 pub mod import;
 pub mod info;
 pub mod init;

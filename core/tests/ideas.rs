@@ -126,7 +126,14 @@ fn bad_ideas_and_scores_change_nothing() {
         (request(&format!(r#"{{"title":"t","summary":"{}"}}"#, "s".repeat(3000)), scores(5.0)), "idea.summary"),
         (request(&idea("t"), Metrics::new(out_of_range).unwrap()), "scores.differentiation"),
         (request(&idea("t"), Metrics::new([("score", 5.0)]).unwrap()), "scores.score"),
-        (AddRequest { origin: Some(IdeaOrigin::Merged), parent_id: first.clone(), ..request(&idea("t"), scores(5.0)) }, "origin"),
+        (
+            AddRequest {
+                origin: Some(IdeaOrigin::Merged),
+                parent_id: first.clone(),
+                ..request(&idea("t"), scores(5.0))
+            },
+            "origin",
+        ),
         (AddRequest { parents: vec![first.clone(), first.clone()], ..request(&idea("t"), scores(5.0)) }, "parents[1]"),
         (AddRequest { origin: Some(IdeaOrigin::Refined), ..request(&idea("t"), scores(5.0)) }, "origin"),
     ];

@@ -171,8 +171,9 @@ struct ProfileFile {
 impl Profile {
     /// Reads `{"weights": {"criterion": weight, …}}`; a weight is finite and at least 0, not all 0.
     pub fn from_json(text: &str) -> Result<Profile> {
-        let file: ProfileFile = parse_json(text)
-            .map_err(|(path, e)| Error::input(path.map_or("profile".into(), |p| format!("profile.{p}")), e.to_string()))?;
+        let file: ProfileFile = parse_json(text).map_err(|(path, e)| {
+            Error::input(path.map_or("profile".into(), |p| format!("profile.{p}")), e.to_string())
+        })?;
         let mut weights: BTreeMap<String, f64> = IDEA_CRITERIA.iter().map(|c| (c.to_string(), 1.0)).collect();
         for (name, weight) in file.weights {
             let field = format!("profile.weights.{name}");
@@ -201,7 +202,9 @@ impl Profile {
     /// fitness that is not over the criteria.
     pub fn of_config(config: &Config) -> Option<Profile> {
         match &config.fitness {
-            FitnessSpec::Mean => Some(Profile { weights: IDEA_CRITERIA.iter().map(|c| (c.to_string(), 1.0)).collect() }),
+            FitnessSpec::Mean => {
+                Some(Profile { weights: IDEA_CRITERIA.iter().map(|c| (c.to_string(), 1.0)).collect() })
+            }
             FitnessSpec::Weighted { weights } => Some(Profile {
                 weights: IDEA_CRITERIA
                     .iter()
@@ -232,7 +235,8 @@ mod tests {
         let FitnessSpec::Weighted { weights } = profile.fitness() else { panic!() };
         assert!((weights.values().sum::<f64>() - 1.0).abs() < 1e-12);
         assert_eq!(weights["moats"], 9.0 / 16.0);
-        let config = Config::for_ideas(&IdeaRunOptions { profile: Some(profile), ..IdeaRunOptions::default() }).unwrap();
+        let config =
+            Config::for_ideas(&IdeaRunOptions { profile: Some(profile), ..IdeaRunOptions::default() }).unwrap();
         let back = Profile::of_config(&config).unwrap();
         assert_eq!(back.weights["moats"] / back.weights["clarity"], 9.0);
         assert_eq!(Profile::from_json(&back.to_json()).unwrap(), back);

@@ -7,9 +7,9 @@ mod ideas;
 mod targets;
 
 pub use features::FeatureDim;
-pub use ideas::{IdeaRunOptions, IdeaSettings, Profile, RunKind};
 pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
 pub(crate) use fitness::fitness_of;
+pub use ideas::{IdeaRunOptions, IdeaSettings, Profile, RunKind};
 pub(crate) use targets::Scope;
 pub use targets::TargetSpec;
 

@@ -60,7 +60,10 @@ impl Database {
                 return Err(Error::input(format!("parents[{i}]"), "is empty; name an idea's id"));
             }
             if request.parents[..i].contains(parent) {
-                return Err(Error::input(format!("parents[{i}]"), format!("`{parent}` is named twice; name each once")));
+                return Err(Error::input(
+                    format!("parents[{i}]"),
+                    format!("`{parent}` is named twice; name each once"),
+                ));
             }
         }
         if let Some(first) = request.parents.first() {

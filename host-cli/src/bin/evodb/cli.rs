@@ -9,8 +9,9 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, add_idea, apply, best, copy, create, demo, export, git_tidy, history, ideas, import, info, init, lineage, mcp, note, notes,
-    plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate, view,
+    add, add_idea, apply, best, copy, create, demo, export, git_tidy, history, ideas, import, info, init, lineage, mcp,
+    note, notes, plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial,
+    validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;

@@ -1,0 +1,177 @@
+//! Issue 39, idea runs through `evodb`: `ideas` creates a run, `plan` plays evoidea's rounds
+//! (generate, then refine the elite with only its brief), `add-idea` adds scored ideas with their
+//! parents and origin, `should-stop` says which rule fired, and bad ideas change nothing.
+
+use crate::cli;
+
+use cli::{bytes, evodb};
+use serde_json::{Value, json};
+
+const CRITERIA: [&str; 8] =
+    ["feasibility", "speed_to_value", "differentiation", "market_size", "distribution", "moats", "risk", "clarity"];
+
+fn idea(title: &str) -> String {
+    json!({
+        "title": title,
+        "summary": format!("{title}, for solo developers."),
+        "facets": {"audience": "solo developers", "jtbd": "ship faster", "differentiator": "tiny",
+                   "monetization": "subscription", "distribution": "open source", "risks": ["churn", "copycats"]}
+    })
+    .to_string()
+}
+
+/// Scores from `base` upward, the first criterion the weakest.
+fn scores(base: f64) -> String {
+    let map: serde_json::Map<String, Value> =
+        CRITERIA.iter().enumerate().map(|(i, c)| (c.to_string(), json!((base + i as f64 * 0.1).min(10.0)))).collect();
+    Value::Object(map).to_string()
+}
+
+fn ok(args: &[&str]) -> Value {
+    let run = evodb(args);
+    assert_eq!(run.code, 0, "{args:?}: {run:?}");
+    run.json()
+}
+
+#[test]
+fn three_rounds_generate_then_refine_the_elite_and_stop_at_max_rounds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("run");
+    let d = db.to_str().unwrap();
+    ok(&["ideas", d, "--rounds", "3", "--population", "3", "--elite", "2", "--threshold", "9.5"]);
+    let refused = evodb(&["ideas", d]);
+    assert_ne!(refused.code, 0, "an existing run is not created again: {refused:?}");
+
+    let round1 = ok(&["plan", d, "1"]);
+    let items = round1["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "{round1}");
+    let mut ids = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(item["idea"]["task"], "generate", "{item}");
+        let name = item["name"].as_str().unwrap();
+        let added = ok(&[
+            "add-idea",
+            d,
+            "--idea",
+            &idea(&format!("Idea {i}")),
+            "--scores",
+            &scores(5.0 + i as f64),
+            "--planItem",
+            name,
+        ]);
+        ids.push(added["id"].as_str().unwrap().to_string());
+    }
+    assert_eq!(ok(&["should-stop", d])["stop"], false);
+
+    let round2 = ok(&["plan", d, "1"]);
+    let items = round2["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "the elite: {round2}");
+    let brief = &items[0]["idea"];
+    assert_eq!((&brief["task"], &items[0]["parentIds"][0]), (&json!("refine"), &json!(ids[2])), "{round2}");
+    assert!(brief["idea"].as_str().unwrap().contains(r#""title":"Idea 2""#), "{brief}");
+    assert_eq!(
+        (&brief["weakest"][0]["criterion"], brief["weakest"][0]["score"].as_f64()),
+        (&json!("feasibility"), Some(7.0)),
+        "{brief}"
+    );
+    assert!(brief["bestSummary"].as_str().unwrap().starts_with("Idea 2 — "), "{brief}");
+    assert!(!brief.to_string().contains("Idea 0"), "no other idea reaches a refine item: {brief}");
+    let refined = ok(&[
+        "add-idea",
+        d,
+        "--idea",
+        &idea("Idea 2, sharper"),
+        "--scores",
+        &scores(7.5),
+        "--parents",
+        &ids[2],
+        "--planItem",
+        items[0]["name"].as_str().unwrap(),
+    ]);
+    let merged = ok(&[
+        "add-idea",
+        d,
+        "--idea",
+        &idea("Idea 1 + 2"),
+        "--scores",
+        &scores(6.0),
+        "--parents",
+        &format!("{},{}", ids[1], ids[2]),
+    ]);
+    let file: Value = serde_json::from_slice(&bytes(&db.join("database.json"))).unwrap();
+    let stored = &file["programs"][merged["id"].as_str().unwrap()];
+    assert_eq!((&stored["origin"], &stored["parents"]), (&json!("merged"), &json!([ids[1], ids[2]])), "{stored}");
+    assert_eq!(file["programs"][refined["id"].as_str().unwrap()]["origin"], "refined");
+    assert_eq!(file["evodb"]["config"]["kind"], "ideas");
+
+    ok(&["plan", d, "1"]);
+    let verdict = ok(&["should-stop", d]);
+    assert_eq!((&verdict["stop"], &verdict["reason"]), (&json!(true), &json!("max rounds")), "{verdict}");
+    let valid = evodb(&["validate", d, "--history"]);
+    assert_eq!(valid.code, 0, "the history replays the idea run: {valid:?}");
+}
+
+#[test]
+fn bad_ideas_scores_and_origins_are_refused_and_change_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("run");
+    let d = db.to_str().unwrap();
+    ok(&["ideas", d]);
+    let first = ok(&["add-idea", d, "--idea", &idea("First"), "--scores", &scores(5.0)]);
+    let first = first["id"].as_str().unwrap();
+    let before = (bytes(&db.join("database.json")), bytes(&db.join("history.ndjson")));
+    let too_high = scores(5.0).replace("\"clarity\":5.7", "\"clarity\":10.5");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--idea".into(), r#"{"summary":"no title"}"#.into(), "--scores".into(), scores(5.0)], "idea.title"),
+        (
+            vec!["--idea".into(), r#"{"title":"t","facets":{"audience":1}}"#.into(), "--scores".into(), scores(5.0)],
+            "idea.facets.audience",
+        ),
+        (vec!["--idea".into(), idea("t"), "--scores".into(), too_high], "scores.clarity"),
+        (vec!["--idea".into(), idea("t"), "--scores".into(), r#"{"feasibility":5}"#.into()], "scores.speed_to_value"),
+        (
+            vec![
+                "--idea".into(),
+                idea("t"),
+                "--scores".into(),
+                scores(5.0),
+                "--origin".into(),
+                "merged".into(),
+                "--parents".into(),
+                first.into(),
+            ],
+            "origin",
+        ),
+    ];
+    for (flags, needle) in cases {
+        let mut args = vec!["add-idea".to_string(), d.to_string()];
+        args.extend(flags);
+        let run = evodb(&args);
+        assert_eq!(run.code, 1, "{args:?}: {run:?}");
+        assert!(run.stderr.contains(needle), "{needle}: {run:?}");
+    }
+    assert_eq!((bytes(&db.join("database.json")), bytes(&db.join("history.ndjson"))), before);
+    let missing = evodb(&["add-idea", d, "--scores", &scores(5.0)]);
+    assert_eq!(missing.code, 2, "{missing:?}");
+    let elite = evodb(&["ideas", tmp.path().join("other").to_str().unwrap(), "--elite", "9"]);
+    assert!(elite.code == 1 && elite.stderr.contains("ideas.elite"), "{elite:?}");
+    assert!(!tmp.path().join("other").exists(), "a refused run leaves nothing behind");
+}
+
+#[test]
+fn a_profile_weights_the_overall_score() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("run");
+    let d = db.to_str().unwrap();
+    let profile = tmp.path().join("profile.json");
+    std::fs::write(&profile, r#"{"weights": {"clarity": 7}}"#).unwrap();
+    ok(&["ideas", d, "--profile", profile.to_str().unwrap()]);
+    let only_clear: serde_json::Map<String, Value> =
+        CRITERIA.iter().map(|c| (c.to_string(), json!(if *c == "clarity" { 10.0 } else { 3.0 }))).collect();
+    ok(&["add-idea", d, "--idea", &idea("Clear"), "--scores", &Value::Object(only_clear).to_string()]);
+    let best = ok(&["should-stop", d])["bestFitness"].as_f64().unwrap();
+    assert!((best - 91.0 / 14.0).abs() < 1e-9, "{best}");
+    std::fs::write(&profile, r#"{"weights": {"vibes": 1}}"#).unwrap();
+    let bad = evodb(&["ideas", tmp.path().join("r2").to_str().unwrap(), "--profile", profile.to_str().unwrap()]);
+    assert!(bad.code == 1 && bad.stderr.contains("profile.weights.vibes"), "{bad:?}");
+}

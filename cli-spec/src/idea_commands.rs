@@ -1,8 +1,9 @@
-//! Idea runs (evoidea's face): `ideas` creates one, `add-idea` adds a critic-scored idea. The
-//! memetic loop itself is `plan` and `should-stop` on an idea run.
+//! Idea runs (evoidea's face): `ideas` creates one, `add-idea` adds a critic-scored idea, `runs`
+//! lists runs, `show` summarises one, `profile export` prints its weights. The memetic loop
+//! itself is `plan` and `should-stop` on an idea run.
 
 use crate::database_commands::{DB_PATH, ID, PLAN_ITEM, REASON, STATUS};
-use crate::model::{Command, Flag, HyphenValues, PossibleValue, Value};
+use crate::model::{Command, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 const IDEA_RUN_FLAGS: &[Flag] = &[
     Flag::of("rounds", Value::U64, "N", "Stop after this many rounds").default("3"),
@@ -57,3 +58,25 @@ pub const ADD_IDEA: Command =
     Command::new("add-idea", "Add a critic-scored idea to an idea run, with its parents and origin")
         .positionals(&[DB_PATH])
         .flags(ADD_IDEA_FLAGS);
+
+pub const RUNS: Command = Command::new(
+    "runs",
+    "List the runs under a directory: id, created, kind, rounds, best score, stopped or not (evoidea's list)",
+)
+.positionals(&[Positional::optional(
+    "dir",
+    Value::Path,
+    "The directory holding one run per subdirectory [default: runs]",
+)]);
+
+pub const SHOW: Command = Command::new(
+    "show",
+    "A readable summary of a run: the best idea with its scores, the best-score trajectory, what stopped it",
+)
+.positionals(&[DB_PATH]);
+
+pub const PROFILE: Command = Command::new("profile", "An idea run's preference profile").subcommands(&[Command::new(
+    "export",
+    r#"Print the weights the run's overall_score uses, {"weights": {…}}, readable by `ideas --profile`"#,
+)
+.positionals(&[DB_PATH])]);

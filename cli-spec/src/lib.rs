@@ -19,7 +19,7 @@ use database_commands::{
     ADD, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, PROMPT, REMEASURE, SAMPLE, SEED,
     SHOULD_STOP, STATS, VALIDATE,
 };
-use idea_commands::{ADD_IDEA, IDEAS};
+use idea_commands::{ADD_IDEA, IDEAS, PROFILE, RUNS, SHOW};
 use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, HOST_SETUP, IMPORT, MCP, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
 
 /// The sandbox's limits; every command takes them (the Node drop-in keeps them as far as Node can).
@@ -131,6 +131,9 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         SHOULD_STOP,
         IDEAS,
         ADD_IDEA,
+        RUNS,
+        SHOW,
+        PROFILE,
         NOTE,
         NOTES,
         PROMPT,

@@ -109,6 +109,64 @@ fn three_rounds_generate_then_refine_the_elite_and_stop_at_max_rounds() {
     assert_eq!((&verdict["stop"], &verdict["reason"]), (&json!(true), &json!("max rounds")), "{verdict}");
     let valid = evodb(&["validate", d, "--history"]);
     assert_eq!(valid.code, 0, "the history replays the idea run: {valid:?}");
+
+    // evoidea's files, list and show.
+    let out = tmp.path().join("exported");
+    ok(&["export", d, "--format", "evoidea", "--out", out.to_str().unwrap()]);
+    let state: Value = serde_json::from_slice(&bytes(&out.join("state.json"))).unwrap();
+    let last: Value = serde_json::from_slice(&bytes(&out.join("final.json"))).unwrap();
+    for file in [&state, &last] {
+        assert_eq!(
+            (&file["run_id"], &file["iteration"], &file["stagnation_counter"]),
+            (&json!("run"), &json!(3), &json!(1)),
+            "round 3 added nothing better: {file}"
+        );
+        assert_eq!(file["best_idea_id"], refined["id"], "{file}");
+        assert!(file["best_score"].as_f64().unwrap() > 7.8, "{file}");
+        let ideas = file["ideas"].as_array().unwrap();
+        assert_eq!(ideas.len(), 5, "{file}");
+        for idea in ideas {
+            for key in ["id", "title", "summary", "facets", "scores", "overall_score", "status", "origin", "parents"] {
+                assert!(idea.get(key).is_some(), "{key} in {idea}");
+            }
+            assert_eq!(idea["scores"].as_object().unwrap().len(), 8, "{idea}");
+            assert_eq!(idea["status"], "active");
+        }
+        assert_eq!(ideas[4]["parents"], json!([ids[1], ids[2]]));
+        assert_eq!(ideas[0]["origin"], "generated");
+    }
+    assert_eq!((&last["stopped"], &last["stop_reason"]), (&json!(true), &json!("max rounds")), "{last}");
+    assert_eq!(last["best_idea"]["title"], "Idea 2, sharper");
+    assert_eq!(last["best_score_trajectory"].as_array().unwrap().len(), 3, "{last}");
+    let printed = ok(&["export", d, "--format", "evoidea"]);
+    assert_eq!(printed["state"], state);
+
+    let runs = ok(&["runs", tmp.path().to_str().unwrap()]);
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 1, "only directories holding a run: {runs:?}");
+    assert_eq!((&runs[0]["id"], &runs[0]["kind"], &runs[0]["rounds"]), (&json!("run"), &json!("ideas"), &json!(3)));
+    assert_eq!((&runs[0]["stopped"], &runs[0]["bestScore"]), (&json!(true), &state["best_score"]));
+    assert!(runs[0]["created"].as_str().unwrap().ends_with('Z'), "{:?}", runs[0]);
+
+    let shown = evodb(&["show", d]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    for needle in ["best: Idea 2, sharper", "scores: feasibility 7.5", "best score by round:", "stopped: max rounds"] {
+        assert!(shown.stdout.contains(needle), "{needle}: {}", shown.stdout);
+    }
+    let profile = ok(&["profile", "export", d]);
+    assert_eq!(profile["weights"].as_object().unwrap().len(), 8);
+    assert_eq!(profile["weights"]["moats"], 1.0);
+
+    // A run that is not there is a clear error, and nothing is created.
+    let missing = tmp.path().join("no-such-run");
+    for command in [vec!["show"], vec!["profile", "export"], vec!["export", "--format", "evoidea"]] {
+        let mut args: Vec<&str> = command.clone();
+        args.insert(if command[0] == "export" { 1 } else { command.len() }, missing.to_str().unwrap());
+        let run = evodb(&args);
+        assert_eq!(run.code, 3, "{args:?}: {run:?}");
+        assert!(run.stderr.contains("no run at"), "{run:?}");
+    }
+    assert!(!missing.exists());
 }
 
 #[test]

@@ -160,7 +160,7 @@ macro_rules! face_shapes {
             enums {
                 Status = Status { Accepted, Rejected, Error },
                 Operator = Operator { Exploitation, Exploration, Crossover, Migration },
-                ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown },
+                ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown, Evoidea },
                 NoteKind = NoteKind { Lesson, Failure, Idea },
                 IdeaOrigin = IdeaOrigin { Generated, Refined, Merged },
             }

@@ -490,6 +490,7 @@ impl Database {
             ExportFormat::Mermaid => self.lineage_mermaid(),
             ExportFormat::Tree => self.lineage_tree(),
             ExportFormat::Markdown => self.population_markdown(),
+            ExportFormat::Evoidea => self.evoidea_export(),
         }
     }
 }

@@ -20,6 +20,7 @@ mod sampling;
 mod stopping;
 
 pub(crate) use fold_measurement::fold_measurement;
+pub(crate) use ideas::round_score;
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
 pub(crate) use pruned_retries::MAX_PRUNED;

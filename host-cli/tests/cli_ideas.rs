@@ -233,3 +233,214 @@ fn a_profile_weights_the_overall_score() {
     let bad = evodb(&["ideas", tmp.path().join("r2").to_str().unwrap(), "--profile", profile.to_str().unwrap()]);
     assert!(bad.code == 1 && bad.stderr.contains("profile.weights.vibes"), "{bad:?}");
 }
+
+/// What a scripted subagent answers: a text, or nothing (it timed out).
+type Answer = Option<String>;
+
+/// `/evoidea`'s orchestrator, step for step as `plugin/commands/evoidea.md` says, with scripted
+/// subagents: the answers come from queues, the critic scores by title.
+struct Orchestrator<'a> {
+    run: &'a str,
+    files: std::path::PathBuf,
+    generate: std::collections::VecDeque<Answer>,
+    refine: std::collections::VecDeque<Answer>,
+    critic: fn(&str) -> f64,
+    /// Every prompt a refine subagent was given, to check it saw only its own idea.
+    refine_inputs: Vec<String>,
+}
+
+impl Orchestrator<'_> {
+    /// Asks a subagent; invalid JSON is asked again once (the seed's rule), then dropped.
+    fn ask(queue: &mut std::collections::VecDeque<Answer>, run: &str, what: &str) -> Option<Value> {
+        for attempt in 0..2 {
+            match queue.pop_front().expect("the script has an answer") {
+                None => {
+                    ok(&["note", run, "--kind", "failure", "--text", &format!("{what} timed out; skipped this round")]);
+                    return None;
+                }
+                Some(text) => match serde_json::from_str::<Value>(&text) {
+                    Ok(value) => return Some(value),
+                    Err(_) if attempt == 0 => continue,
+                    Err(e) => {
+                        ok(&["note", run, "--kind", "failure", "--text", &format!("{what}: invalid JSON twice ({e})")]);
+                        return None;
+                    }
+                },
+            }
+        }
+        None
+    }
+
+    /// One round: plan, subagents, critic, add-idea, should-stop; the verdict.
+    fn round(&mut self) -> Value {
+        let plan = ok(&["plan", self.run, "1"]);
+        let mut new: Vec<(String, Value, Vec<String>)> = Vec::new();
+        let items = plan["items"].as_array().unwrap().clone();
+        let generate: Vec<&Value> = items.iter().filter(|item| item["idea"]["task"] == "generate").collect();
+        if !generate.is_empty()
+            && let Some(Value::Array(ideas)) = Self::ask(&mut self.generate, self.run, "generate")
+        {
+            for (item, idea) in generate.iter().zip(ideas) {
+                new.push((item["name"].as_str().unwrap().into(), idea, Vec::new()));
+            }
+        }
+        for item in items.iter().filter(|item| item["idea"]["task"] == "refine") {
+            let brief = &item["idea"];
+            let input = format!(
+                "IDEA:\n{}\nCRITIQUE:\n{}\nBENCHMARK:\n{}",
+                brief["idea"], brief["weakest"], brief["bestSummary"]
+            );
+            self.refine_inputs.push(input);
+            let parent = item["parentIds"][0].as_str().unwrap().to_string();
+            if let Some(idea) = Self::ask(&mut self.refine, self.run, &format!("refine of {parent}")) {
+                new.push((item["name"].as_str().unwrap().into(), idea, vec![parent]));
+            }
+        }
+        for (name, idea, parents) in new {
+            let title = idea["title"].as_str().unwrap_or_default().to_string();
+            let base = (self.critic)(&title);
+            let file = self.files.join(format!("{}.json", name.replace('/', "-")));
+            std::fs::write(&file, idea.to_string()).unwrap();
+            let mut args =
+                vec!["add-idea".to_string(), self.run.into(), "--ideaFile".into(), file.display().to_string()];
+            args.extend(["--scores".into(), scores(base), "--planItem".into(), name]);
+            if !parents.is_empty() {
+                args.extend(["--parents".into(), parents.join(",")]);
+            }
+            let added = evodb(&args);
+            assert_eq!(added.code, 0, "{args:?}: {added:?}");
+        }
+        ok(&["should-stop", self.run])
+    }
+}
+
+fn ideas_json(titles: &[&str]) -> String {
+    let ideas: Vec<Value> = titles.iter().map(|t| serde_json::from_str(&idea(t)).unwrap()).collect();
+    Value::Array(ideas).to_string()
+}
+
+fn refined(title: &str) -> String {
+    let mut idea: Value = serde_json::from_str(&idea(title)).unwrap();
+    idea["changes"] = json!(["narrower audience", "usage-based pricing"]);
+    idea.to_string()
+}
+
+/// The seed's `state.json` schema, field by field (`final.json` is a superset).
+fn assert_seed_state_schema(state: &Value) {
+    let types = [
+        ("run_id", "string"),
+        ("iteration", "number"),
+        ("best_score", "number"),
+        ("best_idea_id", "string"),
+        ("stagnation_counter", "number"),
+    ];
+    for (key, kind) in types {
+        let ok = match kind {
+            "string" => state[key].is_string(),
+            _ => state[key].is_number(),
+        };
+        assert!(ok, "`{key}` is a {kind}: {state}");
+    }
+    for idea in state["ideas"].as_array().expect("ideas[]") {
+        for key in ["id", "title", "summary"] {
+            assert!(idea[key].is_string(), "{key}: {idea}");
+        }
+        let facets = idea["facets"].as_object().unwrap();
+        for key in ["audience", "jtbd", "differentiator", "monetization", "distribution", "risks"] {
+            assert!(facets[key].is_string(), "facets.{key}: {idea}");
+        }
+        for criterion in CRITERIA {
+            let score = idea["scores"][criterion].as_f64().unwrap();
+            assert!((0.0..=10.0).contains(&score), "{criterion}: {idea}");
+        }
+        assert!(idea["overall_score"].is_number());
+        assert!(["active", "pruned"].contains(&idea["status"].as_str().unwrap()));
+        assert!(["generated", "refined", "merged"].contains(&idea["origin"].as_str().unwrap()));
+        assert!(idea["parents"].as_array().unwrap().iter().all(Value::is_string));
+    }
+}
+
+#[test]
+fn evoidea_end_to_end_with_scripted_subagents_a_retry_a_timeout_and_a_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path().join("runs");
+    let db = runs.join("solo-dev-tools");
+    let d = db.to_str().unwrap();
+    let files = tmp.path().join("answers");
+    std::fs::create_dir_all(&files).unwrap();
+    let ghost = evodb(&["show", runs.join("ghost").to_str().unwrap()]);
+    assert!(ghost.code == 3 && ghost.stderr.contains("no run at"), "resuming a missing run: {ghost:?}");
+
+    ok(&["ideas", d, "--rounds", "3", "--population", "3", "--elite", "2", "--threshold", "9.0"]);
+    let critic: fn(&str) -> f64 = |title| match title {
+        "Changelog bot" => 5.0,
+        "Uptime pager" => 6.0,
+        "Invoice CLI" => 4.0,
+        "Uptime pager for indie SaaS" => 7.0,
+        "Uptime pager with status pages" => 9.0,
+        other => panic!("the critic was not scripted for {other}"),
+    };
+    let mut orchestrator = Orchestrator {
+        run: d,
+        files: files.clone(),
+        generate: [
+            Some("Here are three ideas: 1. a changelog bot …".to_string()),
+            Some(ideas_json(&["Changelog bot", "Uptime pager", "Invoice CLI"])),
+        ]
+        .into(),
+        refine: [Some(refined("Uptime pager for indie SaaS")), None].into(),
+        critic,
+        refine_inputs: Vec::new(),
+    };
+    let verdict = orchestrator.round();
+    assert_eq!(verdict["stop"], false, "{verdict}");
+    assert!(orchestrator.generate.is_empty(), "the invalid answer was asked again once");
+    let verdict = orchestrator.round();
+    assert_eq!(verdict["stop"], false, "{verdict}");
+    assert!(orchestrator.refine.is_empty());
+    assert_eq!(orchestrator.refine_inputs.len(), 2, "one refine per elite idea");
+    for input in &orchestrator.refine_inputs {
+        assert!(!input.contains("Invoice CLI"), "a refine sees only its own idea and the benchmark: {input}");
+    }
+    let notes = ok(&["notes", d, "--kind", "failure"]);
+    assert!(notes.to_string().contains("timed out"), "the timed-out refine is logged: {notes}");
+
+    // Interrupted here; `/evoidea --resume solo-dev-tools` reads everything back from evodb.
+    let shown = evodb(&["show", d]);
+    assert!(shown.code == 0 && shown.stdout.contains("round 2") && shown.stdout.contains("not stopped"), "{shown:?}");
+    let mut resumed = Orchestrator {
+        run: d,
+        files,
+        generate: Default::default(),
+        refine: [Some(refined("Uptime pager with status pages")), Some(refined("Uptime pager with status pages"))]
+            .into(),
+        critic,
+        refine_inputs: Vec::new(),
+    };
+    let verdict = resumed.round();
+    assert_eq!((&verdict["stop"], &verdict["reason"]), (&json!(true), &json!("threshold reached")), "{verdict}");
+    assert!(resumed.refine_inputs[0].contains("Uptime pager for indie SaaS"), "round 3 refines the new best first");
+
+    ok(&["export", d, "--format", "evoidea", "--out", d]);
+    let state: Value = serde_json::from_slice(&bytes(&db.join("state.json"))).unwrap();
+    let last: Value = serde_json::from_slice(&bytes(&db.join("final.json"))).unwrap();
+    assert_seed_state_schema(&state);
+    assert_seed_state_schema(&last);
+    assert_eq!((&state["run_id"], &state["iteration"]), (&json!("solo-dev-tools"), &json!(3)));
+    assert_eq!(last["best_idea"]["title"], "Uptime pager with status pages");
+    assert_eq!(last["stop_reason"], "threshold reached");
+    let trajectory: Vec<f64> =
+        last["best_score_trajectory"].as_array().unwrap().iter().map(|s| s.as_f64().unwrap()).collect();
+    assert_eq!(trajectory.len(), 3);
+    assert!(trajectory.windows(2).all(|w| w[0] < w[1]), "{trajectory:?}");
+    let listed = ok(&["runs", runs.to_str().unwrap()]);
+    assert_eq!(listed[0]["id"], "solo-dev-tools");
+    assert_eq!((&listed[0]["stopped"], &listed[0]["stopReason"]), (&json!(true), &json!("threshold reached")));
+    let shown = evodb(&["show", d]);
+    assert!(
+        shown.stdout.contains("best: Uptime pager with status pages")
+            && shown.stdout.contains("stopped: threshold reached"),
+        "{shown:?}"
+    );
+    assert_eq!(evodb(&["validate", d, "--history"]).code, 0, "the run's history replays");
+}

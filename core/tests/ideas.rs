@@ -46,8 +46,8 @@ fn round_one_generates_then_the_elite_is_refined_with_only_its_context() {
 
     let plan = db.plan(1, &[], &[]).unwrap();
     assert_eq!(plan.items.len(), 2, "later rounds refine the elite");
-    assert_eq!(plan.items[0].parent_ids, [ids[5].to_string()], "the best first");
-    assert_eq!(plan.items[1].parent_ids, [ids[4].to_string()]);
+    assert_eq!(plan.items[0].parent_ids, [ids[5].clone()], "the best first");
+    assert_eq!(plan.items[1].parent_ids, [ids[4].clone()]);
     let brief = plan.items[0].idea.clone().unwrap();
     assert_eq!(brief.task, "refine");
     assert!(brief.idea.unwrap().contains("\"title\":\"idea 5\""));
@@ -56,11 +56,11 @@ fn round_one_generates_then_the_elite_is_refined_with_only_its_context() {
     assert!(brief.best_summary.unwrap().starts_with("idea 5 — A tool for idea 5."));
 
     let mut refined = request(&idea("idea 5, sharper"), scores(6.0));
-    refined.parent_id = ids[5].to_string();
+    refined.parent_id = ids[5].clone();
     refined.plan_item = Some(plan.items[0].name.clone());
     let refined = db.add(refined, 10.0).unwrap();
     let mut merged = request(&idea("idea 5 + 4 + 3"), scores(1.0));
-    merged.parents = vec![refined.id.to_string(), ids[4].to_string(), ids[3].to_string()];
+    merged.parents = vec![refined.id.clone(), ids[4].clone(), ids[3].clone()];
     db.add(merged, 11.0).unwrap();
     let merged = db.programs().last().unwrap();
     assert_eq!(merged.origin, Some(IdeaOrigin::Merged));

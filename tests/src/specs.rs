@@ -406,5 +406,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::engine_specs::pruned_retry())
     .chain(crate::engine_specs::noise_margin())
     .chain(crate::engine_specs::remeasure())
+    .chain(crate::idea_specs::all())
     .collect()
 }

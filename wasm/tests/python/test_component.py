@@ -13,7 +13,7 @@ import pytest
 import wasmtime
 import wasmtime.component as wc
 
-EXPECTED_VECTORS = 72
+EXPECTED_VECTORS = 74
 ROOT = Path(__file__).resolve().parents[3]
 COMPONENT = ROOT / "wasm" / "dist" / "evodb-pure.wasm"
 CALLS = ROOT / "tests" / "wit-calls.json"

@@ -67,6 +67,8 @@ pub fn own() -> Vec<Entry> {
         entry::<Notes>(),
         entry::<Lineage>(),
         entry::<ShouldStop>(),
+        entry::<super::idea_tools::AddIdea>(),
+        entry::<super::idea_tools::EvoideaExport>(),
     ]
 }
 

@@ -166,6 +166,8 @@ fn three_rounds_generate_then_refine_the_elite_and_stop_at_max_rounds() {
         assert_eq!(run.code, 3, "{args:?}: {run:?}");
         assert!(run.stderr.contains("no run at"), "{run:?}");
     }
+    let run = evodb(&["add-idea", missing.to_str().unwrap(), "--idea", &idea("t"), "--scores", &scores(5.0)]);
+    assert!(run.code == 3 && run.stderr.contains("no run at"), "{run:?}");
     assert!(!missing.exists());
 }
 
@@ -214,6 +216,21 @@ fn bad_ideas_scores_and_origins_are_refused_and_change_nothing() {
     let elite = evodb(&["ideas", tmp.path().join("other").to_str().unwrap(), "--elite", "9"]);
     assert!(elite.code == 1 && elite.stderr.contains("ideas.elite"), "{elite:?}");
     assert!(!tmp.path().join("other").exists(), "a refused run leaves nothing behind");
+
+    // A programs run has no evoidea files and no profile; `show` still summarises it.
+    let programs = tmp.path().join("programs");
+    assert_eq!(evodb(&cli::seed_args(&programs)).code, 0);
+    let p = programs.to_str().unwrap();
+    for args in [vec!["export", p, "--format", "evoidea"], vec!["profile", "export", p]] {
+        let run = evodb(&args);
+        assert!(run.code == 1 && run.stderr.contains("programs"), "{args:?}: {run:?}");
+    }
+    let refused = evodb(&["add-idea", p, "--idea", &idea("t"), "--scores", &scores(5.0)]);
+    assert!(refused.code == 1 && refused.stderr.contains("idea"), "{refused:?}");
+    let shown = evodb(&["show", p]);
+    assert!(shown.code == 0 && shown.stdout.contains("(programs)"), "{shown:?}");
+    let out = evodb(&["export", p, "--format", "json", "--out", tmp.path().to_str().unwrap()]);
+    assert_eq!(out.code, 2, "--out is for evoidea's files: {out:?}");
 }
 
 #[test]

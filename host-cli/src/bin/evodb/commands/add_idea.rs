@@ -10,6 +10,7 @@ use evodb_core::{AddRequest, IDEA_PATH, IdeaOrigin, Metrics, ROOT_PARENT_ID, Sta
 use crate::candidate::add_to;
 use crate::context::Context;
 use crate::failure::Failure;
+use crate::idea_runs::missing_run;
 use crate::input::read_text;
 use crate::matches::optional;
 use crate::reply::Reply;
@@ -63,12 +64,16 @@ impl Args {
             (None, Status::Error) => Metrics::default(),
             (None, _) => return Err(Failure::Usage("Missing required flag: --scores".into())),
         };
-        let origin: Option<IdeaOrigin> = self.origin.as_deref().map(|name| word(name, "origin")).transpose()?;
         let parents: Vec<String> = self
             .parents
             .as_deref()
             .map(|list| list.split(',').map(str::trim).filter(|id| !id.is_empty()).map(String::from).collect())
             .unwrap_or_default();
+        // Always named, so that a programs run refuses the idea rather than storing it as code.
+        let origin: IdeaOrigin = match self.origin.as_deref() {
+            Some(name) => word(name, "origin")?,
+            None => IdeaOrigin::implied_by(parents.len()),
+        };
         let request = AddRequest {
             id: self.id,
             code_path: IDEA_PATH.to_string(),
@@ -84,10 +89,14 @@ impl Args {
             branch: None,
             commit: None,
             target: None,
-            origin,
+            origin: Some(origin),
             parents,
         };
-        let (mut warnings, mut outcome) = add_to(ctx.engine()?, &self.db, request)?;
+        let engine = ctx.engine()?;
+        if !engine.open(&self.db, evodb_host::Access::Read)?.holds_database() {
+            return Err(missing_run(&self.db));
+        }
+        let (mut warnings, mut outcome) = add_to(engine, &self.db, request)?;
         warnings.append(&mut outcome.warnings);
         Ok(Reply::json(&outcome).warned(warnings))
     }

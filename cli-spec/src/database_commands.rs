@@ -143,7 +143,14 @@ pub const FORMAT: Flag = Flag::text("format", "FORMAT", "What to print").default
     PossibleValue { name: "mermaid", help: "the live population's family tree as a Mermaid flowchart" },
     PossibleValue { name: "tree", help: "the family tree as indented ASCII" },
     PossibleValue { name: "markdown", help: "the AlphaEvolve strategy's `## 🧬 Population` section" },
+    PossibleValue { name: "evoidea", help: "an idea run as evoidea's {state, final} (state.json, final.json)" },
 ]);
+pub const EXPORT_OUT: Flag = Flag::of(
+    "out",
+    Value::Path,
+    "DIR",
+    "With --format evoidea (native evodb): write state.json and final.json into DIR instead of printing",
+);
 pub const TAIL: Flag = Flag::of("tail", Value::Usize, "N", "Only the last N operations");
 pub const FROZEN: Flag =
     Flag::of("frozen", Value::U32, "ISLANDS", "Islands that get no items, e.g. --frozen 1,2 (repeatable)")
@@ -200,7 +207,7 @@ pub const EXPORT: Command = Command::new(
 )
 .in_node()
 .positionals(DB_ONLY)
-.flags(&[FORMAT]);
+.flags(&[FORMAT, EXPORT_OUT]);
 pub const LINEAGE: Command = Command::new("lineage", "Ancestors and descendants of a live program")
     .in_node()
     .positionals(&[DB_PATH, PROGRAM_ID]);

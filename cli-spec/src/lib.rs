@@ -6,6 +6,7 @@
 
 mod config_flags;
 mod database_commands;
+mod idea_commands;
 mod markdown;
 mod model;
 mod other_commands;
@@ -18,6 +19,7 @@ use database_commands::{
     ADD, ADMIT, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, PROMPT, REMEASURE, SAMPLE, SEED,
     SHOULD_STOP, STATS, VALIDATE,
 };
+use idea_commands::{ADD_IDEA, IDEAS, PROFILE, RUNS, SHOW};
 use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, HOST_SETUP, IMPORT, MCP, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
 
 /// The sandbox's limits; every command takes them (the Node drop-in keeps them as far as Node can).
@@ -127,6 +129,11 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         IMPORT,
         PLAN,
         SHOULD_STOP,
+        IDEAS,
+        ADD_IDEA,
+        RUNS,
+        SHOW,
+        PROFILE,
         NOTE,
         NOTES,
         PROMPT,

@@ -55,9 +55,12 @@ pub use api::{
     SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem,
     commit_problem,
 };
+pub use api::{
+    CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission, check_idea_scores,
+};
 pub use config::{
-    Config, Direction, FeatureDim, FitnessSpec, InspirationScope, IslandSpec, MigrationMode, NoteLimits,
-    OperatorWeights, Placement, StopRules, TargetSpec,
+    Config, Direction, FeatureDim, FitnessSpec, IdeaRunOptions, IdeaSettings, InspirationScope, IslandSpec,
+    MigrationMode, NoteLimits, OperatorWeights, Placement, Profile, RunKind, StopRules, TargetSpec,
 };
 pub use counters::MAX_COUNTER;
 pub use database::{Database, Event, MAX_SEED, Program, code_hash};

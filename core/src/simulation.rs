@@ -199,6 +199,8 @@ fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Met
         tokens_out: None,
         cost_usd: None,
         eval_seconds: None,
+        origin: None,
+        parents: Vec::new(),
     }
 }
 

@@ -104,6 +104,8 @@ fn phases(db: &Path) {
         tokens_out: None,
         cost_usd: None,
         eval_seconds: None,
+        origin: None,
+        parents: Vec::new(),
     };
     let (_, add) = timed(&|store, b, db| {
         b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();

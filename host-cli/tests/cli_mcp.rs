@@ -181,3 +181,47 @@ fn a_postgres_run_is_served_as_a_directory_is() {
     validate.extend(store);
     assert_eq!(evodb(&validate).code, 0);
 }
+
+/// Issue 39: an idea run over MCP — `add_idea` adds a scored idea (a bad score is a tool error
+/// that changes nothing) and `evoidea_export` answers evoidea's state and final files.
+#[test]
+fn ideas_are_added_and_exported_through_the_idea_tools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("ideas-run");
+    assert_eq!(evodb(&["ideas", db.to_str().unwrap(), "--population", "2", "--elite", "1"]).code, 0);
+    let scores = |base: f64| {
+        let names = [
+            "feasibility",
+            "speed_to_value",
+            "differentiation",
+            "market_size",
+            "distribution",
+            "moats",
+            "risk",
+            "clarity",
+        ];
+        Value::Object(names.iter().map(|n| (n.to_string(), json!(base))).collect())
+    };
+    let idea = json!({"title": "Uptime pager", "summary": "Pages solo devs.", "facets": {"audience": "solo devs"}});
+    let answers = session(
+        &db,
+        "2025-11-25",
+        &[
+            tool("plan", json!({"n": 1})),
+            tool("add_idea", json!({"idea": idea, "scores": scores(6.0), "planItem": "round-1/generate-0"})),
+            tool("add_idea", json!({"idea": idea, "scores": scores(11.0)})),
+            tool("evoidea_export", json!({})),
+        ],
+    );
+    let plan = &answers[&2]["result"]["structuredContent"];
+    assert_eq!(plan["items"][0]["idea"]["task"], "generate", "{plan}");
+    let added = &answers[&3]["result"];
+    assert_eq!(added["isError"], false, "{added}");
+    let refused = &answers[&4]["result"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(refused["content"][0]["text"].as_str().unwrap().contains("scores.feasibility"), "{refused}");
+    let export = &answers[&5]["result"]["structuredContent"];
+    assert_eq!(export["state"]["run_id"], "ideas-run", "{export}");
+    assert_eq!(export["state"]["ideas"].as_array().unwrap().len(), 1, "the refused idea changed nothing: {export}");
+    assert_eq!(export["final"]["best_idea"]["title"], "Uptime pager");
+}

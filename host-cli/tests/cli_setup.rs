@@ -85,6 +85,11 @@ fn every_host_is_set_up_twice_idempotently_and_merges_into_existing_configs() {
         assert!(home.join(format!(".claude/agents/evodb-{file}.md")).is_file());
     }
     assert!(project.join(".claude/commands/evolve.md").is_file());
+    assert!(project.join(".claude/commands/evoidea.md").is_file());
+    for agent in ["idea-generate", "idea-critic", "idea-refine"] {
+        assert!(project.join(format!(".claude/agents/evodb-{agent}.md")).is_file());
+        assert!(home.join(format!(".claude/agents/evodb-{agent}.md")).is_file());
+    }
     assert!(project.join(".claude/skills/evodb-evolve/SKILL.md").is_file());
 }
 

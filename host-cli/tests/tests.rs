@@ -12,6 +12,7 @@ mod cli_bad_input;
 mod cli_engine;
 mod cli_git_mode;
 mod cli_hardening;
+mod cli_ideas;
 mod cli_import;
 mod cli_mcp;
 mod cli_memory;

@@ -284,7 +284,11 @@ async function run({ name, positionals, flags }) {
         mermaid: (db) => db.lineageMermaid(),
         tree: (db) => db.lineageTree(),
         markdown: (db) => db.populationMarkdown(),
+        evoidea: (db) => db.evoideaExport(),
       };
+      if (flags.out !== undefined) {
+        throw new Failure(EXIT.usage, "--out writes evoidea's files with the native evodb only; print the export and write it yourself");
+      }
       return read(dir, exporters[flags.format]).trimEnd(); // parseArgs checked the format (default json)
     }
     case "lineage": {

@@ -51,6 +51,28 @@ test("the plugin holds the skill, five agents, /evolve and the evodb MCP server"
   }
 });
 
+test("the plugin holds /evoidea and its three subagents, each using evodb for the bookkeeping", () => {
+  const command = fs.readFileSync(path.join(plugin, "commands/evoidea.md"), "utf8");
+  assert.ok(frontMatter(path.join(plugin, "commands/evoidea.md")).description);
+  for (const flag of ["--rounds", "--population", "--elite", "--threshold", "--resume", "--profile"]) {
+    assert.ok(command.includes(flag), `/evoidea takes ${flag}`);
+  }
+  for (const call of ["evodb ideas", "evodb plan", "evodb add-idea", "evodb should-stop", "evodb show", "evodb export", "--format evoidea"]) {
+    assert.ok(command.includes(call), `/evoidea uses ${call}`);
+  }
+  for (const name of ["idea-generate", "idea-critic", "idea-refine"]) {
+    const meta = frontMatter(path.join(plugin, "agents", `${name}.md`));
+    assert.equal(meta.name, name);
+    assert.ok(command.includes(`**${name}**`), `/evoidea starts ${name}`);
+  }
+  const critic = fs.readFileSync(path.join(plugin, "agents/idea-critic.md"), "utf8");
+  for (const criterion of ["feasibility", "speed_to_value", "differentiation", "market_size", "distribution", "moats", "risk", "clarity"]) {
+    assert.ok(critic.includes(`\`${criterion}\``), `the critic scores ${criterion}`);
+  }
+  const skill = fs.readFileSync(path.join(root, "skill/references/evoidea.md"), "utf8");
+  assert.ok(skill.includes("### Generate") && skill.includes("### Critic") && skill.includes("### Refine"));
+});
+
 test("the marketplace at the repository's root lists the plugin", () => {
   const marketplace = readJson(path.join(root, ".claude-plugin/marketplace.json"));
   assert.equal(marketplace.name, "evodb");

@@ -25,6 +25,7 @@
 //! and, for `database`, exactly the bytes of `JSON.stringify(expected.database, null, 2)`.
 
 mod engine_specs;
+mod idea_specs;
 mod memory_specs;
 pub mod specs;
 mod target_specs;
@@ -38,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 74;
+pub const VECTOR_COUNT: usize = 76;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -408,5 +408,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::engine_specs::remeasure())
     .chain(crate::engine_specs::decide())
     .chain(crate::engine_specs::admission_and_cost())
+    .chain(crate::idea_specs::all())
     .collect()
 }

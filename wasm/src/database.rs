@@ -147,6 +147,13 @@ impl Database {
         self.inner.lineage_tree()
     }
 
+    /// `db.evoideaExport()`: an idea run as evoidea's files, `{kind, state, final}` (JSON text;
+    /// `state` and `final` are null for a programs run, `run_id` is the caller's to fill).
+    #[wasm_bindgen(js_name = evoideaExport)]
+    pub fn evoidea_export(&self) -> String {
+        self.inner.evoidea_export()
+    }
+
     /// `db.populationMarkdown()`: the AlphaEvolve strategy's `## 🧬 Population` section, newest first.
     ///
     /// ```js

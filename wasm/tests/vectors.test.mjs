@@ -18,7 +18,12 @@ function create(vector) {
   return db;
 }
 
-const exports = { tree: (db) => db.lineageTree(), mermaid: (db) => db.lineageMermaid(), markdown: (db) => db.populationMarkdown() };
+const exports = {
+  tree: (db) => db.lineageTree(),
+  mermaid: (db) => db.lineageMermaid(),
+  markdown: (db) => db.populationMarkdown(),
+  evoidea: (db) => db.evoideaExport(),
+};
 
 function apply(db, op) {
   switch (op.op) {

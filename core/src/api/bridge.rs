@@ -114,7 +114,8 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds
+                    plan_item, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds,
+                    origin, parents
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -150,8 +151,10 @@ macro_rules! face_shapes {
                 StopVerdict = StopVerdict { stop, reason, evaluations, rounds, stagnation, best_fitness },
                 PlanItem = PlanItem {
                     name, operator, island, parent_ids, donor_island, forced_by, island_name, island_description,
-                    donor_island_name, notes, target, parent, parent_fitness, second_parent, inspirations
+                    donor_island_name, notes, target, parent, parent_fitness, second_parent, inspirations, idea
                 },
+                CriterionScore = CriterionScore { criterion, score },
+                IdeaBrief = IdeaBrief { task, idea, weakest, best_summary },
                 SynergyPart = SynergyPart { target, program_id },
                 SynergyItem = SynergyItem { name, parts },
                 NoteRequest = NoteRequest { kind, text, target, program_id },
@@ -165,9 +168,10 @@ macro_rules! face_shapes {
             enums {
                 Status = Status { Accepted, Rejected, Error },
                 Operator = Operator { Exploitation, Exploration, Crossover, Migration },
-                ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown },
+                ExportFormat = ExportFormat { Json, Mermaid, Tree, Markdown, Evoidea },
                 NoteKind = NoteKind { Lesson, Failure, Idea },
                 AdmissionVerdict = AdmissionVerdict { Evaluate, Duplicate, NearDuplicate },
+                IdeaOrigin = IdeaOrigin { Generated, Refined, Merged },
             }
         }
     };

@@ -64,4 +64,7 @@ pub enum ExportFormat {
     Tree,
     /// The `## 🧬 Population` section of the AlphaEvolve strategy's runtime playbook, newest first.
     Markdown,
+    /// An idea run as evoidea's `state.json` and `final.json`: `{"kind", "state", "final"}`
+    /// (both null for a programs run; `run_id` left for the caller to fill).
+    Evoidea,
 }

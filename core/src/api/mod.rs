@@ -8,6 +8,7 @@
 
 mod bridge;
 mod git_names;
+mod ideas;
 mod kinds;
 mod measurements;
 mod notes;
@@ -18,6 +19,10 @@ mod target_results;
 
 pub use bridge::{IntoCore, IntoFace};
 pub use git_names::{MAX_BRANCH_BYTES, branch_problem, commit_problem};
+pub use ideas::{
+    CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, IDEA_SCORE_RANGE, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission,
+    MAX_IDEA_FACET_BYTES, MAX_IDEA_SUMMARY_BYTES, MAX_IDEA_TITLE_BYTES, check_idea_scores,
+};
 pub use kinds::{ExportFormat, Operator, Status};
 pub use measurements::{RemeasureRequest, Remeasured};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};

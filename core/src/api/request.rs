@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Operator, Status};
+use crate::api::{IdeaOrigin, Operator, Status};
 use crate::error::{Error, Result, parse_json};
 use crate::metrics::Metrics;
 
@@ -82,6 +82,13 @@ pub struct AddRequest {
     pub cost_usd: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval_seconds: Option<f64>,
+    /// Idea runs: how the idea came about (implied by its parents when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<IdeaOrigin>,
+    /// Idea runs: every parent, first one first (a merged idea has several); the first is the
+    /// `parentId`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<String>,
 }
 
 /// The longest model name an add takes.
@@ -123,6 +130,8 @@ impl AddRequest {
             tokens_out: None,
             cost_usd: None,
             eval_seconds: None,
+            origin: None,
+            parents: Vec::new(),
         }
     }
 

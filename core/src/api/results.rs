@@ -173,6 +173,10 @@ pub struct PlanItem {
     pub second_parent: Option<SampledParent>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inspirations: Vec<Inspiration>,
+    /// In an idea run: what the item asks for (generate, or refine one idea) and the context it
+    /// may use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idea: Option<crate::api::IdeaBrief>,
 }
 
 /// What `should_stop` answers.

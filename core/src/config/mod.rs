@@ -3,11 +3,13 @@
 
 mod features;
 mod fitness;
+mod ideas;
 mod targets;
 
 pub use features::FeatureDim;
 pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
 pub(crate) use fitness::fitness_of;
+pub use ideas::{IdeaRunOptions, IdeaSettings, Profile, RunKind};
 pub(crate) use targets::Scope;
 pub use targets::TargetSpec;
 
@@ -150,6 +152,12 @@ pub struct Config {
     /// best, to be combined and evaluated together.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub synergy_every: Option<u64>,
+    /// What the members are: programs (the default) or ideas (evoidea; `config/ideas.rs`).
+    #[serde(skip_serializing_if = "RunKind::is_programs")]
+    pub kind: RunKind,
+    /// An idea run's population and elite.
+    #[serde(skip_serializing_if = "IdeaSettings::is_default")]
+    pub ideas: IdeaSettings,
 }
 
 /// One named island: the family of approaches its programs explore.
@@ -256,6 +264,8 @@ impl Default for Config {
             notes: NoteLimits::default(),
             targets: Vec::new(),
             synergy_every: None,
+            kind: RunKind::Programs,
+            ideas: IdeaSettings::default(),
         }
     }
 }
@@ -389,6 +399,7 @@ impl Config {
                 return Err(Error::config(field, "is 0; pass at least 1, or leave it out for no limit"));
             }
         }
+        self.validate_ideas()?;
         range_u32("notes.perSample", self.notes.per_sample, 0, MAX_NOTES_PER_SAMPLE)?;
         range_u32("notes.maxBytes", self.notes.max_bytes, 0, MAX_TEXT_BYTES as u32)?;
         if let Some(t) = s.score_threshold

@@ -68,6 +68,8 @@ pub struct Database {
     pub(crate) notes: Vec<Note>,
     /// Evaluated synergy candidates (several-target runs), oldest first.
     pub(crate) synergies: Vec<SynergyResult>,
+    /// Idea runs: the best fitness when each round was planned (`rules/ideas.rs`).
+    pub(crate) idea_round_bests: Vec<Option<f64>>,
     /// Recorded events, while recording is on (`record_events`).
     pub(crate) events: Option<Vec<Event>>,
     /// Made by `new` (not read from a file): a recording started now begins with `created`.
@@ -104,6 +106,7 @@ impl Database {
             pruned: Vec::new(),
             notes: Vec::new(),
             synergies: Vec::new(),
+            idea_round_bests: Vec::new(),
             events: None,
             newly_created: true,
             without_evodb_section: false,

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::api::{AddRequest, BestProgram, Inspiration, Operator, SampledParent, Status};
+use crate::api::{AddRequest, BestProgram, IdeaOrigin, Inspiration, Operator, SampledParent, Status};
 use crate::metrics::Metrics;
 
 /// One program as it is stored: the seed's fields in the seed's order, then evodb's. Its texts are
@@ -59,12 +59,32 @@ pub struct Program {
     /// (absent: the add's one). Read it with [`Program::measurements`].
     #[serde(rename = "measurements", skip_serializing_if = "Option::is_none")]
     pub measurements_if_several: Option<u64>,
+    /// An idea's origin (idea runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<IdeaOrigin>,
+    /// A merged idea's parents, all of them in order (`parentId` is the first, `secondParentId`
+    /// the second); absent for one parent or none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<String>,
 }
 
 impl Program {
     /// The candidate's number in the run: 1, 2, 3, … across every island, errors included.
     pub fn seq(&self) -> u64 {
         self.seq_if_not_implied.unwrap_or(self.iteration_found + 1)
+    }
+
+    /// Every parent, first one first: the merged list, else `parentId` unless it is the root.
+    pub fn all_parents(&self) -> Vec<String> {
+        if !self.parents.is_empty() {
+            return self.parents.clone();
+        }
+        [Some(&self.parent_id), self.second_parent_id.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter(|id| id.as_str() != crate::api::ROOT_PARENT_ID && !id.is_empty())
+            .cloned()
+            .collect()
     }
 
     /// How many measurements its metrics are the mean of: 1 until `remeasure` adds more.
@@ -92,6 +112,8 @@ impl Program {
             && self.branch.as_deref() == request.branch.as_deref()
             && self.commit.as_deref() == request.commit.as_deref()
             && request.operator.is_none_or(|operator| self.operator == Some(operator))
+            && request.origin.is_none_or(|origin| self.origin == Some(origin))
+            && (request.parents.len() < 2 || self.parents == request.parents)
     }
 }
 

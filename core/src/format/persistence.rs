@@ -79,6 +79,9 @@ pub(crate) struct StoredProgram {
     pub(crate) commit: Option<String>,
     pub(crate) target: Option<String>,
     pub(crate) measurements: Option<u64>,
+    pub(crate) origin: Option<crate::api::IdeaOrigin>,
+    #[serde(default)]
+    pub(crate) parents: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -108,6 +111,9 @@ pub(crate) struct Extension {
     /// Synergy results (several-target runs), oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) synergies: Vec<SynergyResult>,
+    /// Idea runs: the best fitness when each round was planned (null before any idea).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) idea_round_bests: Vec<Option<f64>>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -237,6 +243,8 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             commit: p.commit.map(Arc::from),
             target: p.target.map(Arc::from),
             measurements_if_several: p.measurements.filter(|&n| n > 1),
+            origin: p.origin,
+            parents: p.parents,
         };
         let target = restore_target(&db.config, &key, &program)?;
         db.population.insert(program, fitness, target);
@@ -278,6 +286,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         pruned: Vec::new(),
         notes: Vec::new(),
         synergies: Vec::new(),
+        idea_round_bests: Vec::new(),
     });
     // Files without a candidate log (the seed's, format 1) counted every candidate as an iteration.
     db.candidates = ext.candidates.unwrap_or_else(|| CandidateLog {
@@ -286,6 +295,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         ..CandidateLog::default()
     });
     db.rounds = ext.rounds;
+    db.idea_round_bests = ext.idea_round_bests;
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
     db.sampled = ext.sampled;
@@ -398,6 +408,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             pruned: db.pruned.clone(),
             notes: db.notes.clone(),
             synergies: db.synergies.clone(),
+            idea_round_bests: db.idea_round_bests.clone(),
         };
         map.serialize_entry("evodb", &ext)?;
         map.end()

@@ -40,6 +40,9 @@ impl Database {
         while let Some(index) = self.pending.iter().position(|item| item.held.is_some()) {
             self.apply_held(index);
         }
+        if self.is_idea_run() {
+            return self.plan_idea_round(frozen, boosted);
+        }
         self.plan_batch(n, frozen, boosted)
     }
 

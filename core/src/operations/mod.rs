@@ -29,6 +29,7 @@ impl Database {
     /// candidate without placing it (`record_error`); with dedupe, a repeat of recorded code is
     /// answered from the cache (`answer_from_cache`). Every check runs before anything changes.
     pub fn add(&mut self, request: AddRequest, now: f64) -> Result<AddOutcome> {
+        let request = self.admit_idea(request)?;
         request.validate()?;
         if !now.is_finite() {
             return Err(Error::input("now", format!("is {now}; pass the current time in seconds")));
@@ -139,9 +140,12 @@ impl Database {
         };
         warnings.extend(self.consistency_warnings(&request, parent, scope));
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));
-        let second_parent_id = match planned {
-            Some((index, _, _)) => self.pending[index].second_parent_id.clone().filter(|id| *id != request.parent_id),
-            None => self.sampled_second_parent(&request),
+        let second_parent_id = match (planned, request.parents.get(1)) {
+            (_, Some(second)) => Some(second.clone()),
+            (Some((index, _, _)), None) => {
+                self.pending[index].second_parent_id.clone().filter(|id| *id != request.parent_id)
+            }
+            (None, None) => self.sampled_second_parent(&request),
         };
         match planned {
             Some((index, _, _)) => drop(self.pending.remove(index)),
@@ -175,6 +179,8 @@ impl Database {
             commit: request.commit.map(Arc::from),
             target: self.config.target_id(scope).map(Arc::from),
             measurements_if_several: None,
+            origin: request.origin,
+            parents: request.parents,
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();
@@ -492,6 +498,7 @@ impl Database {
             ExportFormat::Mermaid => self.lineage_mermaid(),
             ExportFormat::Tree => self.lineage_tree(),
             ExportFormat::Markdown => self.population_markdown(),
+            ExportFormat::Evoidea => self.evoidea_export(),
         }
     }
 }

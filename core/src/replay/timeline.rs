@@ -252,6 +252,8 @@ fn added(program: &Program, island: u32, fitness: f64) -> Event {
             tokens_out: None,
             cost_usd: None,
             eval_seconds: None,
+            origin: program.origin,
+            parents: program.parents.clone(),
         },
         now: program.timestamp,
         released: false,

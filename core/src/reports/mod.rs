@@ -1,6 +1,7 @@
 //! What a run reports about itself, read from the state and changing nothing: population
 //! statistics, lineage and family trees, and the playbook's population markdown.
 
+mod evoidea;
 mod export;
 mod lineage;
 mod population_stats;

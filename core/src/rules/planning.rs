@@ -70,6 +70,7 @@ impl Database {
                 parent_fitness: work.parent.map(|slot| self.population.get(slot).fitness),
                 second_parent: work.second_parent.map(|slot| SampledParent::from(program(slot))),
                 inspirations,
+                idea: None,
             });
         }
         let synergy = self.synergy_item(generation);

@@ -46,7 +46,11 @@ impl Database {
         let best_fitness = best.map(|slot| self.population.get(slot).fitness);
         let log = &self.candidates;
         let progress = scope.and_then(|t| log.targets.get(t as usize)).cloned().unwrap_or_default();
-        let stagnation = if scope.is_some() { progress.stagnation } else { log.stagnation };
+        let stagnation = match scope {
+            Some(_) => progress.stagnation,
+            None if self.is_idea_run() => self.idea_stagnation(),
+            None => log.stagnation,
+        };
         let reason = if rules.score_threshold.zip(best_fitness).is_some_and(|(t, best)| best >= t) {
             Some("threshold reached")
         } else if rules.max_evaluations.is_some_and(|max| log.evaluations >= max) {

@@ -21,8 +21,11 @@ from .types import (
     BestProgram,
     CellStats,
     CostTotals,
+    CriterionScore,
     DatabaseInfo,
     ExportFormat,
+    IdeaBrief,
+    IdeaOrigin,
     Inspiration,
     IslandStats,
     Lineage,
@@ -50,7 +53,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AddOutcome", "AddRequest", "Admission", "AdmissionVerdict", "Attribution", "BestProgram", "CellStats",
-    "CostTotals", "CorruptDatabase", "Database", "DatabaseInfo",
+    "CostTotals", "CriterionScore", "IdeaBrief", "IdeaOrigin", "CorruptDatabase", "Database", "DatabaseInfo",
     "DuplicateId", "EvodbError", "ExportFormat", "Inspiration", "InvalidConfig", "InvalidInput", "IslandStats",
     "Lineage", "Metrics", "Note", "NoteKind", "NoteRequest", "Operator", "PlanItem", "PolicyVerdict",
     "PopulationStats", "Remeasured", "RemeasureRequest", "SampleResult", "SampledParent", "Status",

@@ -20,7 +20,9 @@ Operator = Literal["exploitation", "exploration", "crossover", "migration"]
 #: What a note records.
 NoteKind = Literal["lesson", "failure", "idea"]
 #: What `Database.export` writes.
-ExportFormat = Literal["json", "mermaid", "tree", "markdown"]
+ExportFormat = Literal["json", "mermaid", "tree", "markdown", "evoidea"]
+#: How an idea came about: no parent, one, or several.
+IdeaOrigin = Literal["generated", "refined", "merged"]
 #: `Database.admit`'s verdict before evaluation.
 AdmissionVerdict = Literal["evaluate", "duplicate", "near-duplicate"]
 
@@ -51,6 +53,9 @@ class AddRequest:
     tokens_out: Optional[int] = None
     cost_usd: Optional[float] = None
     eval_seconds: Optional[float] = None
+    #: Idea runs: how the idea came about, and every parent of a merged idea.
+    origin: Optional[IdeaOrigin] = None
+    parents: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,6 +277,24 @@ class PlanItem:
     parent_fitness: Optional[float]
     second_parent: Optional[SampledParent]
     inspirations: tuple[Inspiration, ...]
+    #: Idea runs: what the item asks for and the context evoidea's rules allow.
+    idea: Optional[IdeaBrief]
+
+
+@dataclass(frozen=True)
+class CriterionScore:
+    criterion: str
+    score: float
+
+
+@dataclass(frozen=True)
+class IdeaBrief:
+    """An idea run's plan item: generate, or refine one idea given its weakest criteria."""
+
+    task: str
+    idea: Optional[str]
+    weakest: tuple[CriterionScore, ...]
+    best_summary: Optional[str]
 
 
 @dataclass(frozen=True)
@@ -334,6 +357,8 @@ RECORDS: dict[str, type] = {
     "cost-totals": CostTotals,
     "attribution": Attribution,
     "admission": Admission,
+    "criterion-score": CriterionScore,
+    "idea-brief": IdeaBrief,
 }
 
 #: Every enum of the interface by its WIT name, as its `Literal` alias.
@@ -343,4 +368,5 @@ ENUMS: dict[str, object] = {
     "note-kind": NoteKind,
     "export-format": ExportFormat,
     "admission-verdict": AdmissionVerdict,
+    "idea-origin": IdeaOrigin,
 }

@@ -173,6 +173,15 @@ export interface AddRequest {
     tokensOut?: number;
     costUsd?: number;
     evalSeconds?: number;
+    /**
+     * Idea runs: how the idea came about (implied by its parents when left out).
+     */
+    origin?: IdeaOrigin;
+    /**
+     * Idea runs: every parent, first one first (a merged idea has several); the first is the
+     * `parentId`.
+     */
+    parents?: string[];
 }
 
 /**
@@ -276,6 +285,14 @@ export interface Config {
      * best, to be combined and evaluated together.
      */
     synergyEvery?: number;
+    /**
+     * What the members are: programs (the default) or ideas (evoidea; `config/ideas.rs`).
+     */
+    kind?: RunKind;
+    /**
+     * An idea run's population and elite.
+     */
+    ideas?: IdeaSettings;
 }
 
 /**
@@ -287,6 +304,11 @@ export type Operator = "exploitation" | "exploration" | "crossover" | "migration
  * How a program's metrics become one fitness value (higher is better after directions apply).
  */
 export type FitnessSpec = { kind: "mean" } | { kind: "primary"; metric: string } | { kind: "weighted"; weights: Record<string, number> };
+
+/**
+ * How an idea came about (evoidea's `origin`).
+ */
+export type IdeaOrigin = "generated" | "refined" | "merged";
 
 /**
  * How ring migration moves programs between neighbouring islands.
@@ -307,6 +329,14 @@ export interface CellStats {
     coverage: number;
     qdScore: number;
     qdOffset: number;
+}
+
+/**
+ * One criterion and its score (a refine item's weakest areas).
+ */
+export interface CriterionScore {
+    criterion: string;
+    score: number;
 }
 
 /**
@@ -455,6 +485,11 @@ export interface PlanItem {
     parentFitness?: number;
     secondParent?: SampledParent;
     inspirations?: Inspiration[];
+    /**
+     * In an idea run: what the item asks for (generate, or refine one idea) and the context it
+     * may use.
+     */
+    idea?: IdeaBrief;
 }
 
 /**
@@ -465,6 +500,20 @@ export interface PlanItem {
 export interface Landscape {
     terms?: number;
     ruggedness?: number;
+}
+
+/**
+ * The memetic loop's sizes (evoidea's `--population` and `--elite`).
+ */
+export interface IdeaSettings {
+    /**
+     * Ideas generated when a round generates (the first, or after all were pruned).
+     */
+    population?: number;
+    /**
+     * Ideas refined in each later round: the best this many live ideas.
+     */
+    elite?: number;
 }
 
 /**
@@ -646,6 +695,35 @@ export interface Stats {
  * What a note records.
  */
 export type NoteKind = "lesson" | "failure" | "idea";
+
+/**
+ * What a run's members are.
+ */
+export type RunKind = "programs" | "ideas";
+
+/**
+ * What an item of an idea run's plan asks for, carrying only what evoidea's context-rot rules
+ * allow: a generate item nothing (the prompt is the caller's); a refine item its one idea, that
+ * idea's weakest criteria, and a one-line summary of the current best — never the history.
+ */
+export interface IdeaBrief {
+    /**
+     * `generate` or `refine`.
+     */
+    task: string;
+    /**
+     * Refine: the idea to improve, as compact JSON.
+     */
+    idea?: string;
+    /**
+     * Refine: its weakest criteria, lowest first.
+     */
+    weakest?: CriterionScore[];
+    /**
+     * Refine: `title — summary (score)` of the current best idea.
+     */
+    bestSummary?: string;
+}
 
 /**
  * What became of an evaluated candidate.
@@ -956,6 +1034,11 @@ export class Database {
      * ```
      */
     static compareHistory(text: string, history: string): string[];
+    /**
+     * `db.evoideaExport()`: an idea run as evoidea's files, `{kind, state, final}` (JSON text;
+     * `state` and `final` are null for a programs run, `run_id` is the caller's to fill).
+     */
+    evoideaExport(): string;
     /**
      * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
      *
@@ -1295,6 +1378,7 @@ export interface InitOutput {
     readonly database_admit: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
     readonly database_compareHistory: (a: number, b: number, c: number, d: number) => [number, number];
+    readonly database_evoideaExport: (a: number) => [number, number];
     readonly database_fromJson: (a: number, b: number) => [number, number, number];
     readonly database_info: (a: number) => [number, number, number];
     readonly database_lacksEvodbSection: (a: number) => number;

@@ -124,6 +124,23 @@ export class Database {
         return v3;
     }
     /**
+     * `db.evoideaExport()`: an idea run as evoidea's files, `{kind, state, final}` (JSON text;
+     * `state` and `final` are null for a programs run, `run_id` is the caller's to fill).
+     * @returns {string}
+     */
+    evoideaExport() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.database_evoideaExport(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
      * `Database.fromJson(text)`: reads `database.json` text (evodb's or the seed CLI's).
      *
      * ```js

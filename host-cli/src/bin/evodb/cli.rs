@@ -9,9 +9,9 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, admit, apply, best, copy, create, demo, export, git_tidy, history, import, info, init, lineage, mcp, note,
-    notes, plan, prompt, remeasure, sample, seed, serve, setup, should_stop, skill, stats, strategy, trial, validate,
-    view,
+    add, add_idea, admit, apply, best, copy, create, demo, export, git_tidy, history, ideas, import, info, init,
+    lineage, mcp, note, notes, plan, profile, prompt, remeasure, runs, sample, seed, serve, setup, should_stop, show,
+    skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -63,6 +63,11 @@ pub enum Command {
     Serve(serve::Args),
     Mcp(mcp::Args),
     Setup(setup::Args),
+    Ideas(Box<ideas::Args>),
+    AddIdea(Box<add_idea::Args>),
+    Runs(runs::Args),
+    Show(show::Args),
+    Profile(profile::Args),
 }
 
 impl Command {
@@ -100,6 +105,11 @@ impl Command {
             Command::Serve(args) => args.run(ctx),
             Command::Mcp(args) => args.run(ctx),
             Command::Setup(args) => args.run(ctx),
+            Command::Ideas(args) => args.run(ctx),
+            Command::AddIdea(args) => args.run(ctx),
+            Command::Runs(args) => args.run(ctx),
+            Command::Show(args) => args.run(ctx),
+            Command::Profile(args) => args.run(ctx),
         }
     }
 }
@@ -169,6 +179,11 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "trial" => Command::Trial(trial::Args::from_matches(m)),
         "git-tidy" => Command::GitTidy(git_tidy::Args::from_matches(m)),
         "apply" => Command::Apply(apply::Args::from_matches(m)),
+        "ideas" => Command::Ideas(Box::new(ideas::Args::from_matches(m))),
+        "add-idea" => Command::AddIdea(Box::new(add_idea::Args::from_matches(m))),
+        "runs" => Command::Runs(runs::Args::from_matches(m)),
+        "show" => Command::Show(show::Args::from_matches(m)),
+        "profile" => Command::Profile(profile::Args::from_matches(m)),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };
     Cli { command, sandbox, store, serve_off: env.serve_off }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[(&str, &[&str])] = &[
     ("foundation", &["failure", "matches", "parser", "input", "location", "reply", "serve_protocol"]),
     ("engine", &["session", "operations", "context"]),
-    ("shared by commands", &["candidate", "config_flags", "git_mode", "install"]),
+    ("shared by commands", &["candidate", "config_flags", "git_mode", "install", "idea_runs"]),
     ("commands", &["commands::*"]),
     ("command line", &["cli"]),
     ("answered by evodb serve", &["forward"]),

@@ -59,7 +59,8 @@ impl Served {
             Command::Best(args) => Served::Best(args.clone()),
             Command::ShouldStop(args) => Served::ShouldStop(args.clone()),
             Command::Lineage(args) => Served::Lineage(args.clone()),
-            Command::Export(args) => Served::Export(args.clone()),
+            // Files written by `--out` are the caller's to write, where the caller runs.
+            Command::Export(args) if args.out.is_none() => Served::Export(args.clone()),
             Command::History(args) => Served::History(args.clone()),
             Command::Plan(args) => Served::Plan(args.clone()),
             Command::Seed(args) => Served::Seed(args.clone()),

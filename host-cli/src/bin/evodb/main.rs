@@ -13,6 +13,7 @@ mod candidate;
 mod config_flags;
 mod context;
 mod git_mode;
+mod idea_runs;
 mod install;
 mod operations;
 mod serve_protocol;

@@ -27,6 +27,13 @@ const AGENTS: [(&str, &str); 5] = [
     ("reflect", include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../plugin/agents/reflect.md"))),
 ];
 const EVOLVE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../plugin/commands/evolve.md"));
+/// `/evoidea` and its three subagents (Claude Code only: the command starts them by name).
+const EVOIDEA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../plugin/commands/evoidea.md"));
+const IDEA_AGENTS: [(&str, &str); 3] = [
+    ("idea-generate", include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../plugin/agents/idea-generate.md"))),
+    ("idea-critic", include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../plugin/agents/idea-critic.md"))),
+    ("idea-refine", include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../plugin/agents/idea-refine.md"))),
+];
 
 const BEGIN: &str = "<!-- evodb: begin (written by `evodb setup`; replaced on the next run) -->";
 const END: &str = "<!-- evodb: end -->";
@@ -149,13 +156,15 @@ impl Args {
             (Host::ClaudeCode, Some(dir)) => {
                 pieces.push(json_config(dir.clone(), ".mcp.json"));
                 pieces.extend(agent_files(&dir, ".claude/agents", "evodb-", ".md", false));
-                pieces.push(Piece::file(dir, ".claude/commands/evolve.md", EVOLVE));
+                pieces.push(Piece::file(dir.clone(), ".claude/commands/evolve.md", EVOLVE));
+                pieces.extend(evoidea_files(&dir));
             }
             (Host::ClaudeCode, None) => {
                 let home = self.home()?;
                 pieces.push(json_config(home.clone(), ".claude.json"));
                 pieces.extend(agent_files(&home, ".claude/agents", "evodb-", ".md", false));
-                pieces.push(Piece::file(home, ".claude/commands/evolve.md", EVOLVE));
+                pieces.push(Piece::file(home.clone(), ".claude/commands/evolve.md", EVOLVE));
+                pieces.extend(evoidea_files(&home));
             }
             (Host::Cursor, Some(dir)) => {
                 pieces.push(json_config(dir.clone(), ".cursor/mcp.json"));
@@ -280,6 +289,17 @@ fn agent_files(root: &Path, dir: &str, prefix: &str, extension: &str, rules: boo
             Piece::file(root.to_path_buf(), &format!("{dir}/{prefix}{name}{extension}"), &text)
         })
         .collect()
+}
+
+/// `/evoidea` and its generate, critic and refine agents, for Claude Code under `root`.
+fn evoidea_files(root: &Path) -> Vec<Piece> {
+    let mut pieces = vec![Piece::file(root.to_path_buf(), ".claude/commands/evoidea.md", EVOIDEA)];
+    pieces.extend(
+        IDEA_AGENTS
+            .iter()
+            .map(|(name, text)| Piece::file(root.to_path_buf(), &format!(".claude/agents/evodb-{name}.md"), text)),
+    );
+    pieces
 }
 
 /// An agent file as a rule: its description kept, the rest of its front matter dropped.

@@ -260,6 +260,8 @@ fn request(tool: &str, program: &SourceProgram) -> Result<AddRequest, String> {
         tokens_out: None,
         cost_usd: None,
         eval_seconds: None,
+        origin: None,
+        parents: Vec::new(),
     })
 }
 

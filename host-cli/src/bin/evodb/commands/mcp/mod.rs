@@ -14,6 +14,7 @@
 mod catalogue;
 mod evo;
 mod evo_state;
+mod idea_tools;
 #[cfg(test)]
 mod reference;
 mod server;

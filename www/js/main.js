@@ -11,6 +11,7 @@ import { drawHeatmap, heatmapTooltips } from "./views/heatmap.js";
 import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
+import { TableView } from "./views/table.js";
 import { follow } from "./follow.js";
 
 /** @import { RunEvent, Settings } from "./types.js" */
@@ -82,7 +83,9 @@ function programInHash() {
 const islandsView = new IslandsView($canvas("islands"), select);
 const fitnessView = new FitnessView($canvas("fitness"), select);
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
-const eventsView = new EventsView($("events"), select);
+const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);
+const tableView = new TableView($("table-figure"), select);
+$("table-csv").addEventListener("click", () => tableView.download());
 const topView = new TopView($("top"), select);
 const treeView = new TreeView($canvas("tree"), /** @type {HTMLSelectElement} */ ($("tree-colour")), select);
 $("tree-fit").addEventListener("click", () => treeView.fit());
@@ -231,6 +234,7 @@ function draw() {
     topView.draw(model, state.selected);
     fitnessView.draw(model);
     treeView.draw(model, state.selected);
+    tableView.draw(model, state.playing);
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {
       state.heatmap = heatmapKey;

@@ -38,6 +38,10 @@
  * @property {Operator | null} operator
  * @property {number} candidate
  * @property {string | null} migratedFrom
+ * @property {string | null} reason why it was rejected or failed (`request.reason`)
+ * @property {number} timestamp when it was added (`now`): a fitness tie goes to the later one
+ * @property {number} order its place among every program the run added (ties after timestamp)
+ * @property {boolean} placed false for an errored candidate, which never joins an island
  */
 
 /**

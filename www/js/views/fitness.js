@@ -4,6 +4,7 @@
 // best at that point.
 
 import { fitText, islandColor, prepare, theme, ticks } from "./color.js";
+import { fmt, islandLabel } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 
@@ -112,7 +113,7 @@ export class FitnessView {
           else ctx.moveTo(x, y);
           started = true;
           if (line === "best" && point.bestId) {
-            this.hits.push({ x, y, id: point.bestId, text: `island ${island}: best ${value.toFixed(4)}, mean ${point.mean?.toFixed(4) ?? "—"} after ${point.x} programs` });
+            this.hits.push({ x, y, id: point.bestId, text: `${islandLabel(model, island)}: best ${fmt(value)}, mean ${fmt(point.mean)} after ${point.x} programs` });
           }
         }
         ctx.stroke();

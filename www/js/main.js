@@ -81,7 +81,7 @@ function programInHash() {
 }
 
 const islandsView = new IslandsView($canvas("islands"), select);
-const fitnessView = new FitnessView($canvas("fitness"), select);
+const fitnessView = new FitnessView($canvas("fitness"), select, $("fitness-legend"));
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
 const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);
 const tableView = new TableView($("table-figure"), select);

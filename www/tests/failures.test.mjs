@@ -4,7 +4,8 @@
 // line is a button, errors and rejections are counted in all, per island and per operator; a
 // rejection's reason is in the panel; the table of all programs filters, searches, sorts ties as
 // the engine does, prints numbers as the engine does and exports CSV; 20,000 rows are in the
-// table with only those in view in the page; the event list keeps every line and filters by kind.
+// table with only those in view in the page; the event list keeps every line and filters by kind;
+// the fitness chart keeps the start of a long run and names every island in its legend.
 // Screenshots: target/www-screenshots/failures-*.png.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -180,9 +181,16 @@ test("the table: every program, ties ranked as the engine ranks, numbers as it p
 });
 
 test("20,000 programs in the table with only the rows in view in the page; the event list keeps every line", async () => {
-  const query = new URLSearchParams({ numIslands: 4, maxIslandSize: 10000, features: "none", steps: 20000 });
+  const query = new URLSearchParams({ numIslands: 8, maxIslandSize: 10000, features: "none", steps: 20000 });
   const { page, errors } = await open(`${await view()}?${query}`, { width: 1440, height: 1000 });
   await page.waitForFunction(() => Number(document.querySelector("#programs-table").dataset.total) > 20000);
+  // The fitness chart: its curves start where the run started, and its legend names all 8 islands.
+  const chart = await page.evaluate(() => ({
+    firstX: Number(document.querySelector("#fitness").dataset.firstX),
+    legend: [...document.querySelectorAll("#fitness-legend li")].map((li) => li.textContent),
+  }));
+  assert.ok(chart.firstX <= 10, `the fitness curves start at the run's start (first point at ${chart.firstX})`);
+  assert.deepEqual(chart.legend, Array.from({ length: 8 }, (_, i) => `island ${i}`));
   let shown = await table(page);
   assert.ok(Number(shown.rendered) < 60, `only the rows in view are in the page (${shown.rendered})`);
   assert.equal(shown.rows[0].id, (await data(page)).bestId, "the first row is the engine's best");

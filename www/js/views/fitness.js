@@ -3,20 +3,23 @@
 // ticks on both axes, their names, and a legend; a click opens the program that was an island's
 // best at that point.
 
-import { fitText, islandColor, prepare, theme, ticks } from "./color.js";
+import { islandColor, prepare, theme, ticks } from "./color.js";
 import { fmt, islandLabel } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 
-const PAD = { left: 48, right: 10, top: 22, bottom: 32 };
+const PAD = { left: 48, right: 10, top: 10, bottom: 32 };
 
 export class FitnessView {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {(id: string) => void} onSelect
+   * @param {HTMLElement} legend where the legend goes: every island, named, however many
    */
-  constructor(canvas, onSelect) {
+  constructor(canvas, onSelect, legend) {
     this.canvas = canvas;
+    this.legendElement = legend;
+    this.legendDrawn = "";
     /** The drawn best-line points, in CSS pixels, for clicks and tooltips. @type {{x: number, y: number, id: string, text: string}[]} */
     this.hits = [];
     /** What was drawn last, to skip redrawing the same. */
@@ -90,8 +93,9 @@ export class FitnessView {
     ctx.fillText("fitness", 0, 0);
     ctx.restore();
     ctx.textAlign = "left";
-    this.legend(ctx, model, width, colours.ink);
+    this.legend(model);
     this.hits = [];
+    let firstX = Infinity;
     const budget = Math.max(1, Math.floor(plotW));
     model.series.forEach((points, island) => {
       ctx.strokeStyle = islandColor(island);
@@ -104,11 +108,13 @@ export class FitnessView {
         const stride = Math.max(1, Math.ceil(points.length / budget));
         let started = false;
         for (let i = 0; i < points.length; i += 1) {
-          if (i % stride !== stride - 1 && i !== points.length - 1) continue;
+          // The first point always: a long run's curves start where the run started.
+          if (i % stride !== stride - 1 && i !== 0 && i !== points.length - 1) continue;
           const point = points[i];
           const value = point[line];
           if (value === null) continue;
           const [x, y] = [px(point.x), py(value)];
+          firstX = Math.min(firstX, point.x);
           if (started) ctx.lineTo(x, y);
           else ctx.moveTo(x, y);
           started = true;
@@ -120,33 +126,31 @@ export class FitnessView {
       }
     });
     ctx.setLineDash([]);
+    // For scripts: the earliest point drawn (a curve must not lose the start of a long run).
+    canvas.dataset.firstX = Number.isFinite(firstX) ? String(firstX) : "";
   }
 
   /**
-   * One swatch per island across the top (names when the run has them), cut with "+N" when the
-   * row is full.
-   * @param {CanvasRenderingContext2D} ctx
+   * One swatch per island with its name (the full name and number in a tooltip), in a list that
+   * wraps and scrolls, so 64 islands are all named.
    * @param {Model} model
-   * @param {number} width
-   * @param {string} ink
    */
-  legend(ctx, model, width, ink) {
-    let x = PAD.left;
+  legend(model) {
     const n = model.series.length;
-    for (let island = 0; island < n; island += 1) {
-      const text = fitText(ctx, model.islandName(island) ?? `island ${island}`, 90);
-      const w = 14 + ctx.measureText(text).width + 10;
-      if (x + w > width - PAD.right - 30) {
-        ctx.fillStyle = ink;
-        ctx.fillText(`+${n - island}`, x, 12);
-        return;
-      }
-      ctx.fillStyle = islandColor(island);
-      ctx.fillRect(x, 4, 10, 10);
-      ctx.fillStyle = ink;
-      ctx.fillText(text, x + 14, 13);
-      x += w;
-    }
+    const key = Array.from({ length: n }, (_, i) => model.islandName(i) ?? "").join("|") + `|${n}`;
+    if (key === this.legendDrawn) return;
+    this.legendDrawn = key;
+    this.legendElement.replaceChildren(
+      ...Array.from({ length: n }, (_, island) => {
+        const li = document.createElement("li");
+        const swatch = document.createElement("span");
+        swatch.className = "swatch";
+        swatch.style.background = islandColor(island);
+        li.append(swatch, model.islandName(island) ?? `island ${island}`);
+        li.title = islandLabel(model, island);
+        return li;
+      }),
+    );
   }
 }
 

@@ -348,7 +348,7 @@ export class TreeView {
     ctx.textAlign = "left";
     /** @param {TreeNode} node */
     const label = (node) =>
-      node.program ? `${node.id.slice(0, 8)} ${node.program.fitness.toFixed(3)}` : `${node.id.slice(0, 8)} (not in the file)`;
+      node.program ? `${node.id.slice(0, 8)} ${fmt(node.program.fitness)}` : `${node.id.slice(0, 8)} (not in the file)`;
     ctx.fillStyle = colours.ink;
     if (room >= 40) {
       for (const node of layout.nodes) {

@@ -12,6 +12,7 @@ import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
 import { TableView } from "./views/table.js";
+import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
 
 /** @import { RunEvent, Settings } from "./types.js" */
@@ -85,6 +86,12 @@ const fitnessView = new FitnessView($canvas("fitness"), select, $("fitness-legen
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
 const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);
 const tableView = new TableView($("table-figure"), select);
+const bestPathView = new BestPathView($("best-path"), $("island-progress"), select, (id) => {
+  programView.mode = "parent";
+  programView.drawn = "";
+  select(id);
+  $("program-figure").scrollIntoView({ block: "nearest" });
+});
 $("table-csv").addEventListener("click", () => tableView.download());
 const topView = new TopView($("top"), select);
 const treeView = new TreeView($canvas("tree"), /** @type {HTMLSelectElement} */ ($("tree-colour")), select);
@@ -235,6 +242,7 @@ function draw() {
     fitnessView.draw(model);
     treeView.draw(model, state.selected);
     tableView.draw(model, state.playing);
+    bestPathView.draw(model);
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {
       state.heatmap = heatmapKey;

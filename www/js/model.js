@@ -60,7 +60,7 @@ export class Model {
     this.programs = new Map();
     this.known = new Map();
     this.islands = Array.from({ length: this.numIslands }, () => new Map());
-    this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null }));
+    this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null, improvedAt: null, bestEver: null }));
     this.series = Array.from({ length: this.numIslands }, () => []);
     this.best = null;
     this.fitnessRange = [Infinity, -Infinity];
@@ -295,7 +295,13 @@ export class Model {
     const stats = this.islandStats[island];
     stats.sum += program.fitness;
     stats.count += 1;
-    if (stats.best === null || program.fitness > stats.best.fitness) stats.best = program;
+    if (stats.best === null || program.fitness > stats.best.fitness) {
+      // A new program fitter than any the island held (a migrant too); an arrival that only
+      // ties, or a best that an eviction lowers, is no improvement.
+      if (stats.best === null || program.fitness > (stats.bestEver ?? -Infinity)) stats.improvedAt = this.counts.added;
+      stats.bestEver = Math.max(stats.bestEver ?? -Infinity, program.fitness);
+      stats.best = program;
+    }
     this.point(island);
   }
 

@@ -51,7 +51,9 @@
 
 /**
  * An island's running totals.
- * @typedef {{sum: number, count: number, best: Program | null}} IslandTotals
+ * An island's running totals; `improvedAt` is the count of programs added when the island last
+ * held a fitter program than it ever had, `bestEver` that fitness.
+ * @typedef {{sum: number, count: number, best: Program | null, improvedAt: number | null, bestEver: number | null}} IslandTotals
  */
 
 /**

@@ -223,3 +223,30 @@ test("20,000 programs in the table with only the rows in view in the page; the e
   assert.ok(evicted.length > 0 && evicted.every((c) => c === "event-evicted"), "the filter shows one kind");
   assert.deepEqual(saved.errors, []);
 });
+
+test("how the best got there: its lineage with each step's gain, a one-click diff, and when each island last improved", async () => {
+  const run = failingRun(`${work}/path-${Math.random().toString(36).slice(2, 8)}`);
+  const url = await view(run.dir);
+  const { page, errors } = await open(url, { width: 1440, height: 1000 });
+  const path = await page.evaluate(() =>
+    [...document.querySelectorAll("#best-path li")].map((li) => ({
+      id: li.querySelector(".step-open")?.dataset.id,
+      fitness: li.querySelector(".step-fitness")?.textContent,
+      gain: li.querySelector(".step-gain")?.textContent,
+      how: li.querySelector(".step-how")?.textContent,
+      diff: li.querySelector(".step-diff")?.dataset.diff ?? null,
+    })),
+  );
+  assert.deepEqual(path, [
+    { id: run.seed, fitness: "0.5", gain: "root", how: "— · island 0", diff: null },
+    { id: run.tieLater, fitness: "1", gain: "+0.5", how: "exploitation · island 2", diff: run.tieLater },
+  ]);
+  await page.click(`#best-path [data-diff="${run.tieLater}"]`);
+  await page.waitForFunction((id) => document.body.dataset.selected === id, run.tieLater);
+  await page.waitForSelector("#program pre.diff");
+  const islands = await page.locator("#island-progress li").evaluateAll((items) => items.map((li) => li.dataset.ago));
+  // Added in order: the seed (island 0), two programs (islands 1 and 2), a worse rejection (island 0).
+  assert.deepEqual(islands, ["3", "2", "1"], "programs added since each island last improved");
+  await page.locator("#best-path-figure").screenshot({ path: `${shots}/failures-best-path.png` });
+  assert.deepEqual(errors, []);
+});

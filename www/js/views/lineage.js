@@ -44,7 +44,7 @@ export class BestPathView {
   /** The best's lineage, root first, with each step's gain. @param {Model} model */
   steps(model) {
     const best = model.best;
-    const key = `${best?.id}|${best?.fitness}|${model.known.size}`;
+    const key = `${best?.id}|${best?.fitness}`;
     if (key === this.drawn) return;
     this.drawn = key;
     if (!best) {

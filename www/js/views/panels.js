@@ -29,8 +29,15 @@ export class EventsView {
     this.count = count;
     this.drawn = "";
     this.window = "";
-    /** @type {LogEntry[]} the lines shown, newest first */
-    this.entries = [];
+    /** @type {LogEntry[] | null} the log matched so far */
+    this.log = null;
+    /** @type {LogEntry | undefined} its first line when matched (the live log drops old lines) */
+    this.first = undefined;
+    this.kindShown = "";
+    /** @type {number[]} positions in the log of the lines shown, oldest first */
+    this.matched = [];
+    /** How much of the log is matched. */
+    this.scanned = 0;
     /** @type {Model | null} */
     this.model = null;
     element.addEventListener("click", (e) => {
@@ -55,16 +62,25 @@ export class EventsView {
     if (this.drawn === key) return;
     this.drawn = key;
     const kind = this.kind.value;
-    /** @type {LogEntry[]} */
-    const entries = [];
-    for (let i = model.log.length - 1; i >= 0; i -= 1) {
-      const k = model.log[i].kind;
-      if (kind ? k === kind : SHOWN.has(k)) entries.push(model.log[i]);
+    const log = model.log;
+    // The log only grows between resets (the live simulation's also drops its oldest lines), so
+    // only new lines are matched: a frame costs the same at event 60,000 as at event 60.
+    if (log !== this.log || log[0] !== this.first || kind !== this.kindShown || log.length < this.scanned) {
+      this.log = log;
+      this.first = log[0];
+      this.kindShown = kind;
+      this.matched = [];
+      this.scanned = 0;
     }
-    this.entries = entries;
-    this.element.style.height = `${entries.length * LINE_HEIGHT}px`;
-    this.element.dataset.lines = String(entries.length);
-    this.count.textContent = `${entries.length} lines`;
+    for (let i = this.scanned; i < log.length; i += 1) {
+      const k = log[i].kind;
+      if (kind ? k === kind : SHOWN.has(k)) this.matched.push(i);
+    }
+    this.scanned = log.length;
+    const n = this.matched.length;
+    this.element.style.height = `${n * LINE_HEIGHT}px`;
+    this.element.dataset.lines = String(n);
+    this.count.textContent = `${n} lines`;
     this.window = "";
     this.lines();
   }
@@ -74,13 +90,16 @@ export class EventsView {
     const model = this.model;
     if (!model) return;
     const first = Math.max(0, Math.floor(this.scroller.scrollTop / LINE_HEIGHT) - 10);
-    const last = Math.min(this.entries.length, Math.ceil((this.scroller.scrollTop + (this.scroller.clientHeight || 240)) / LINE_HEIGHT) + 10);
+    const log = this.log ?? [];
+    const n = this.matched.length;
+    const last = Math.min(n, Math.ceil((this.scroller.scrollTop + (this.scroller.clientHeight || 240)) / LINE_HEIGHT) + 10);
     const key = `${first}|${last}|${this.drawn}`;
     if (key === this.window) return;
     this.window = key;
     const items = [];
     for (let i = first; i < last; i += 1) {
-      const e = this.entries[i];
+      // Newest first: the i-th line shown is the i-th matched line from the end.
+      const e = log[this.matched[n - 1 - i]];
       const li = document.createElement("li");
       li.className = `event-${e.kind}`;
       li.style.top = `${i * LINE_HEIGHT}px`;

@@ -121,7 +121,7 @@ export class TableView {
     this.model = model;
     const key = `${model.version}|${model.known.size}|${this.search.value}|${this.status.value}|${this.island.value}|${this.operator.value}|${this.generation.value}|${this.sortKey}|${this.descending}`;
     if (key === this.built) return;
-    if (playing && performance.now() - this.builtAt < PLAYING_EVERY_MS) return;
+    if (playing && (performance.now() - this.builtAt < PLAYING_EVERY_MS || !onScreen(this.scroller))) return;
     this.built = key;
     this.builtAt = performance.now();
     const all = [...model.known.values()];
@@ -383,6 +383,15 @@ export class TableView {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
+}
+
+/**
+ * Whether any of `element` is in the window (a table scrolled out of sight waits while a run plays).
+ * @param {HTMLElement} element
+ */
+function onScreen(element) {
+  const rect = element.getBoundingClientRect();
+  return rect.bottom > 0 && rect.top < window.innerHeight;
 }
 
 /** @param {number | undefined} x */

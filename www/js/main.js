@@ -32,7 +32,7 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
  * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number,
  *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
- *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number}}
+ *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number, runName: string}}
  */
 const state = {
   model: new Model(),
@@ -53,6 +53,8 @@ const state = {
   heatmap: "",
   stopFollowing: null,
   drawMs: 0,
+  // The saved run on show, for the status line.
+  runName: "",
 };
 
 /**
@@ -159,7 +161,8 @@ function startSimulation(settings) {
   state.following = true;
   state.events = [];
   state.liveLength = 0;
-  state.model.reset({});
+  // Before its first step, the run's own islands show (the form's, not a default).
+  state.model.reset(settings.config);
   state.model.fixedRange = null;
   // A live run would otherwise remember every program it ever added.
   state.model.forgetPruned = true;
@@ -283,6 +286,7 @@ function openRun(databaseText, historyText, name) {
     dropRun();
     state.replay = run.replay;
     state.events = run.events;
+    state.runName = name;
     state.model.reset({});
     state.model.forgetPruned = false;
     state.model.fixedRange = fitnessRange(run.events);
@@ -436,6 +440,9 @@ function wire() {
   $("position").addEventListener("input", (e) => {
     pause();
     seek(Number(/** @type {HTMLInputElement} */ (e.target).value));
+    if (!state.live && state.runName) {
+      status(`${state.runName}: event ${state.model.applied} of ${state.events.length}, ${state.model.programs.size} live programs`);
+    }
   });
   $("file-input").addEventListener("change", (e) => {
     const { files } = /** @type {HTMLInputElement} */ (e.target);

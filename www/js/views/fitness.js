@@ -28,6 +28,12 @@ export class FitnessView {
       const nearest = this.nearest(e);
       if (nearest) onSelect(nearest.id);
     });
+    // By keyboard: Enter opens the highest point drawn (the best any island reached).
+    canvas.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" || this.hits.length === 0) return;
+      const top = this.hits.reduce((a, b) => (b.y < a.y ? b : a));
+      onSelect(top.id);
+    });
     canvas.addEventListener("pointermove", (e) => {
       const nearest = this.nearest(e);
       canvas.title = nearest ? `${nearest.text}; click to open ${nearest.id.slice(0, 8)}` : "";

@@ -20,6 +20,12 @@ export class Model {
   /** Per island: member id → true when it arrived by migration. @type {Map<string, boolean>[]} */ islands;
   /** @type {IslandTotals[]} */ islandStats;
   /** Per island: points {x, best, mean} after each change of that island. @type {Point[][]} */ series;
+  /**
+   * The run's best-so-far: a point {x, best, id} each time an accepted program beat every one
+   * before it (x: programs added then). Only improvements, so it stays short and is never thinned.
+   * @type {{x: number, best: number, id: string}[]}
+   */
+  bestSoFar;
   /** The engine's best program (see `setBest`). @type {Program | null} */ best;
   /** [lowest, highest] fitness ever added. @type {[number, number]} */ fitnessRange;
   /** The elite archive's ids. @type {Set<string>} */ archive;
@@ -62,6 +68,7 @@ export class Model {
     this.islands = Array.from({ length: this.numIslands }, () => new Map());
     this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null, improvedAt: null, bestEver: null }));
     this.series = Array.from({ length: this.numIslands }, () => []);
+    this.bestSoFar = [];
     this.best = null;
     this.fitnessRange = [Infinity, -Infinity];
     this.archive = new Set();
@@ -167,6 +174,10 @@ export class Model {
     };
     this.counts.added += 1;
     if (event.status === "rejected") this.counts.rejected += 1;
+    const record = this.bestSoFar.at(-1);
+    if (event.status === "accepted" && (!record || program.fitness > record.best)) {
+      this.bestSoFar.push({ x: this.counts.added, best: program.fitness, id: program.id });
+    }
     this.known.set(program.id, program);
     this.programs.set(program.id, program);
     const siblings = this.children.get(parentId);

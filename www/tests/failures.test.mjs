@@ -187,7 +187,7 @@ test("20,000 programs in the table with only the rows in view in the page; the e
   // The fitness chart: its curves start where the run started, and its legend names all 8 islands.
   const chart = await page.evaluate(() => ({
     firstX: Number(document.querySelector("#fitness").dataset.firstX),
-    legend: [...document.querySelectorAll("#fitness-legend li")].map((li) => li.textContent),
+    legend: [...document.querySelectorAll("#fitness-legend li:not(.overall)")].map((li) => li.textContent),
   }));
   assert.ok(chart.firstX <= 10, `the fitness curves start at the run's start (first point at ${chart.firstX})`);
   assert.deepEqual(chart.legend, Array.from({ length: 8 }, (_, i) => `island ${i}`));
@@ -224,7 +224,7 @@ test("20,000 programs in the table with only the rows in view in the page; the e
   assert.deepEqual(saved.errors, []);
 });
 
-test("how the best got there: its lineage with each step's gain, a one-click diff, and when each island last improved", async () => {
+test("how the best got there: its lineage with each step's gain, a one-click diff, when each island last improved, the best so far", async () => {
   const run = failingRun(`${work}/path-${Math.random().toString(36).slice(2, 8)}`);
   const url = await view(run.dir);
   const { page, errors } = await open(url, { width: 1440, height: 1000 });
@@ -247,6 +247,10 @@ test("how the best got there: its lineage with each step's gain, a one-click dif
   const islands = await page.locator("#island-progress li").evaluateAll((items) => items.map((li) => li.dataset.ago));
   // Added in order: the seed (island 0), two programs (islands 1 and 2), a worse rejection (island 0).
   assert.deepEqual(islands, ["3", "2", "1"], "programs added since each island last improved");
+  // The fitness chart's best-so-far line: the seed's 0.5, then 1 (the later tie is no record).
+  const chart = await page.locator("#fitness").evaluate((c) => ({ ...c.dataset }));
+  assert.equal(chart.records, "2");
+  assert.equal(chart.bestSoFar, "1");
   await page.locator("#best-path-figure").screenshot({ path: `${shots}/failures-best-path.png` });
   assert.deepEqual(errors, []);
 });

@@ -132,6 +132,27 @@ export class FitnessView {
       }
     });
     ctx.setLineDash([]);
+    // The run's best so far, over every island: a step line that only rises.
+    const record = model.bestSoFar;
+    if (record.length > 0) {
+      ctx.strokeStyle = colours.ink;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      record.forEach((point, i) => {
+        const [x, y] = [px(point.x), py(point.best)];
+        if (i === 0) ctx.moveTo(x, y);
+        else {
+          ctx.lineTo(x, py(record[i - 1].best));
+          ctx.lineTo(x, y);
+        }
+        this.hits.push({ x, y, id: point.id, text: `best so far: ${fmt(point.best)} after ${point.x} programs` });
+      });
+      ctx.lineTo(px(maxX), py(record[record.length - 1].best));
+      ctx.stroke();
+      ctx.lineWidth = 1;
+    }
+    canvas.dataset.records = String(record.length);
+    canvas.dataset.bestSoFar = record.length ? String(record[record.length - 1].best) : "";
     // For scripts: the earliest point drawn (a curve must not lose the start of a long run).
     canvas.dataset.firstX = Number.isFinite(firstX) ? String(firstX) : "";
   }
@@ -146,7 +167,14 @@ export class FitnessView {
     const key = Array.from({ length: n }, (_, i) => model.islandName(i) ?? "").join("|") + `|${n}`;
     if (key === this.legendDrawn) return;
     this.legendDrawn = key;
+    const overall = document.createElement("li");
+    const line = document.createElement("span");
+    line.className = "swatch best-so-far";
+    overall.append(line, "best so far");
+    overall.title = "The best fitness any accepted program had reached, over all islands";
+    overall.className = "overall";
     this.legendElement.replaceChildren(
+      overall,
       ...Array.from({ length: n }, (_, island) => {
         const li = document.createElement("li");
         const swatch = document.createElement("span");

@@ -54,6 +54,12 @@ const panel = (page) =>
     text: document.querySelector("#program")?.textContent ?? "",
   }));
 
+/** Scrolls the table into view (out of sight it is not kept up to date) and waits for it. */
+async function showTable(page) {
+  await page.locator("#programs-table").scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector("#programs-table").dataset.total !== undefined);
+}
+
 const table = (page) =>
   page.evaluate(() => {
     const t = /** @type {HTMLElement} */ (document.querySelector("#programs-table"));
@@ -100,6 +106,7 @@ test("a failed candidate opens like any program; failures are counted, listed an
   assert.equal((await panel(page)).reason, "Evaluation failed: SyntaxError: invalid syntax");
 
   // Counted: in all, per island and per operator.
+  await showTable(page);
   const tally = await page.evaluate(() => {
     const box = /** @type {HTMLElement} */ (document.querySelector("#failures"));
     const rows = Object.fromEntries(
@@ -139,6 +146,7 @@ test("the table: every program, ties ranked as the engine ranks, numbers as it p
   assert.equal(top[1].id, run.tieFirst);
   assert.match(top[0].text, / · 1 · /, "a fitness of 1 prints as 1, not 1.000");
 
+  await showTable(page);
   const all = await table(page);
   assert.equal(all.total, "6", "every program: live, rejected and failed");
   assert.deepEqual(all.rows.slice(0, 2).map((r) => r.id), [run.tieLater, run.tieFirst], "sorted by fitness, ties to the later");
@@ -183,6 +191,7 @@ test("the table: every program, ties ranked as the engine ranks, numbers as it p
 test("20,000 programs in the table with only the rows in view in the page; the event list keeps every line", async () => {
   const query = new URLSearchParams({ numIslands: 8, maxIslandSize: 10000, features: "none", steps: 20000 });
   const { page, errors } = await open(`${await view()}?${query}`, { width: 1440, height: 1000 });
+  await showTable(page);
   await page.waitForFunction(() => Number(document.querySelector("#programs-table").dataset.total) > 20000);
   // The fitness chart: its curves start where the run started, and its legend names all 8 islands.
   const chart = await page.evaluate(() => ({

@@ -81,6 +81,7 @@ export class TableView {
       control.addEventListener("input", changed);
     }
     this.scroller.addEventListener("scroll", () => this.window());
+    window.addEventListener("scroll", () => this.model && this.draw(this.model, false), { passive: true });
     this.head.addEventListener("click", (e) => {
       const button = /** @type {HTMLElement} */ (e.target).closest("[data-sort]");
       if (!(button instanceof HTMLElement) || !button.dataset.sort) return;
@@ -121,7 +122,10 @@ export class TableView {
     this.model = model;
     const key = `${model.version}|${model.known.size}|${this.search.value}|${this.status.value}|${this.island.value}|${this.operator.value}|${this.generation.value}|${this.sortKey}|${this.descending}`;
     if (key === this.built) return;
-    if (playing && (performance.now() - this.builtAt < PLAYING_EVERY_MS || !onScreen(this.scroller))) return;
+    // Out of sight it waits (scrubbing or playing a 20,000-program run stays quick); the page's
+    // scroll brings it up to date when it comes into view.
+    if (!onScreen(this.scroller)) return;
+    if (playing && performance.now() - this.builtAt < PLAYING_EVERY_MS) return;
     this.built = key;
     this.builtAt = performance.now();
     const all = [...model.known.values()];

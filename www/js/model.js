@@ -441,6 +441,8 @@ export function short(id) {
 export function fmt(x) {
   if (x === null || x === undefined || Number.isNaN(Number(x))) return "—";
   const n = Number(x);
+  // An integer prints as itself (and this runs for every event line: the quick way first).
+  if (Number.isSafeInteger(n)) return String(n + 0);
   return Number.isFinite(n) ? String(Number(n.toExponential(11)) + 0) : String(n);
 }
 

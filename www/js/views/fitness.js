@@ -20,7 +20,7 @@ export class FitnessView {
     this.canvas = canvas;
     this.legendElement = legend;
     this.legendDrawn = "";
-    /** The drawn best-line points, in CSS pixels, for clicks and tooltips. @type {{x: number, y: number, id: string, text: string}[]} */
+    /** The drawn best-line points, in CSS pixels, for clicks and tooltips (the text made on hover). @type {{x: number, y: number, id: string, text: () => string}[]} */
     this.hits = [];
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
@@ -36,7 +36,7 @@ export class FitnessView {
     });
     canvas.addEventListener("pointermove", (e) => {
       const nearest = this.nearest(e);
-      canvas.title = nearest ? `${nearest.text}; click to open ${nearest.id.slice(0, 8)}` : "";
+      canvas.title = nearest ? `${nearest.text()}; click to open ${nearest.id.slice(0, 8)}` : "";
     });
   }
 
@@ -125,7 +125,7 @@ export class FitnessView {
           else ctx.moveTo(x, y);
           started = true;
           if (line === "best" && point.bestId) {
-            this.hits.push({ x, y, id: point.bestId, text: `${islandLabel(model, island)}: best ${fmt(value)}, mean ${fmt(point.mean)} after ${point.x} programs` });
+            this.hits.push({ x, y, id: point.bestId, text: () => `${islandLabel(model, island)}: best ${fmt(value)}, mean ${fmt(point.mean)} after ${point.x} programs` });
           }
         }
         ctx.stroke();
@@ -145,7 +145,7 @@ export class FitnessView {
           ctx.lineTo(x, py(record[i - 1].best));
           ctx.lineTo(x, y);
         }
-        this.hits.push({ x, y, id: point.id, text: `best so far: ${fmt(point.best)} after ${point.x} programs` });
+        this.hits.push({ x, y, id: point.id, text: () => `best so far: ${fmt(point.best)} after ${point.x} programs` });
       });
       ctx.lineTo(px(maxX), py(record[record.length - 1].best));
       ctx.stroke();

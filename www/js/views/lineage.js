@@ -7,6 +7,9 @@ import { fmt, islandLabel, short } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 
+/** The steps listed: the root and at most this many of the last. */
+const STEPS_SHOWN = 100;
+
 export class BestPathView {
   /**
    * @param {HTMLElement} element the step list
@@ -63,7 +66,18 @@ export class BestPathView {
       li.textContent = "ancestors before this one are not in the file";
       items.push(li);
     }
+    // A lineage thousands deep shows its root and its last steps (the family tree has them all).
+    const hidden = chain.length > STEPS_SHOWN ? chain.length - STEPS_SHOWN : 0;
     chain.forEach((p, i) => {
+      if (hidden > 0 && i > 0 && i <= hidden) {
+        if (i === 1) {
+          const li = document.createElement("li");
+          li.className = "missing";
+          li.textContent = `… ${hidden} more steps (the family tree shows every one)`;
+          items.push(li);
+        }
+        return;
+      }
       const parent = i > 0 ? chain[i - 1] : undefined;
       const li = document.createElement("li");
       li.dataset.step = String(i);
@@ -115,25 +129,33 @@ export class BestPathView {
     const key = `${model.counts.added}|${model.islandStats.map((s) => `${s.best?.id}:${s.improvedAt}`).join()}`;
     if (key === this.islandsDrawn) return;
     this.islandsDrawn = key;
-    this.islands.replaceChildren(
-      ...model.islandStats.map((stats, island) => {
-        const li = document.createElement("li");
-        li.dataset.island = String(island);
-        const ago = stats.improvedAt === null ? null : model.counts.added - stats.improvedAt;
-        li.dataset.ago = ago === null ? "" : String(ago);
-        const label = islandLabel(model, island);
-        const text = ago === null ? `${label}: nothing yet` : `${label}: best ${fmt(stats.best?.fitness)}, last improved ${ago === 0 ? "by the newest program" : `${ago} program${ago === 1 ? "" : "s"} ago`}`;
-        if (stats.best) {
+    // One button per island, made once and updated in place (this runs as often as the run moves).
+    const items = /** @type {HTMLButtonElement[]} */ ([...this.islands.querySelectorAll("button")]);
+    if (items.length !== model.islandStats.length) {
+      this.islands.replaceChildren(
+        ...model.islandStats.map((_, island) => {
+          const li = document.createElement("li");
+          li.dataset.island = String(island);
           const button = document.createElement("button");
           button.type = "button";
-          button.dataset.id = stats.best.id;
-          button.textContent = text;
           li.append(button);
-        } else {
-          li.textContent = text;
-        }
-        return li;
-      }),
-    );
+          items[island] = button;
+          return li;
+        }),
+      );
+      items.length = model.islandStats.length;
+    }
+    model.islandStats.forEach((stats, island) => {
+      const button = items[island];
+      const li = /** @type {HTMLElement} */ (button.parentElement);
+      const ago = stats.improvedAt === null ? null : model.counts.added - stats.improvedAt;
+      li.dataset.ago = ago === null ? "" : String(ago);
+      const label = islandLabel(model, island);
+      const when = ago === 0 ? "by the newest program" : `${ago} program${ago === 1 ? "" : "s"} ago`;
+      button.textContent = ago === null ? `${label}: nothing yet` : `${label}: best ${fmt(stats.best?.fitness)}, last improved ${when}`;
+      if (stats.best) button.dataset.id = stats.best.id;
+      else delete button.dataset.id;
+      button.disabled = !stats.best;
+    });
   }
 }

@@ -44,10 +44,21 @@ export class EventsView {
       const pick = /** @type {HTMLElement} */ (e.target).closest("[data-id]");
       if (pick instanceof HTMLElement && pick.dataset.id) onSelect(pick.dataset.id);
     });
-    scroller.addEventListener("scroll", () => this.lines());
+    // The scroll position and height, kept as they change, so drawing reads no layout.
+    this.top = 0;
+    this.height = 240;
+    scroller.addEventListener("scroll", () => {
+      this.top = scroller.scrollTop;
+      this.lines();
+    });
+    new ResizeObserver(() => {
+      this.height = scroller.clientHeight || 240;
+      this.lines();
+    }).observe(scroller);
     kind.addEventListener("input", () => {
       this.drawn = "";
       scroller.scrollTop = 0;
+      this.top = 0;
       if (this.model) this.draw(this.model);
     });
   }
@@ -89,10 +100,10 @@ export class EventsView {
   lines() {
     const model = this.model;
     if (!model) return;
-    const first = Math.max(0, Math.floor(this.scroller.scrollTop / LINE_HEIGHT) - 10);
+    const first = Math.max(0, Math.floor(this.top / LINE_HEIGHT) - 10);
     const log = this.log ?? [];
     const n = this.matched.length;
-    const last = Math.min(n, Math.ceil((this.scroller.scrollTop + (this.scroller.clientHeight || 240)) / LINE_HEIGHT) + 10);
+    const last = Math.min(n, Math.ceil((this.top + this.height) / LINE_HEIGHT) + 10);
     const key = `${first}|${last}|${this.drawn}`;
     if (key === this.window) return;
     this.window = key;

@@ -81,7 +81,12 @@ export class TableView {
       control.addEventListener("input", changed);
     }
     this.scroller.addEventListener("scroll", () => this.window());
-    window.addEventListener("scroll", () => this.model && this.draw(this.model, false), { passive: true });
+    // Whether the table is in sight, without reading the layout in every frame.
+    this.visible = false;
+    new IntersectionObserver((entries) => {
+      this.visible = entries.some((entry) => entry.isIntersecting);
+      if (this.visible && this.model) this.draw(this.model, false);
+    }).observe(this.scroller);
     this.head.addEventListener("click", (e) => {
       const button = /** @type {HTMLElement} */ (e.target).closest("[data-sort]");
       if (!(button instanceof HTMLElement) || !button.dataset.sort) return;
@@ -124,7 +129,7 @@ export class TableView {
     if (key === this.built) return;
     // Out of sight it waits (scrubbing or playing a 20,000-program run stays quick); the page's
     // scroll brings it up to date when it comes into view.
-    if (!onScreen(this.scroller)) return;
+    if (!this.visible) return;
     if (playing && performance.now() - this.builtAt < PLAYING_EVERY_MS) return;
     this.built = key;
     this.builtAt = performance.now();
@@ -387,15 +392,6 @@ export class TableView {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
-}
-
-/**
- * Whether any of `element` is in the window (a table scrolled out of sight waits while a run plays).
- * @param {HTMLElement} element
- */
-function onScreen(element) {
-  const rect = element.getBoundingClientRect();
-  return rect.bottom > 0 && rect.top < window.innerHeight;
 }
 
 /** @param {number | undefined} x */

@@ -5,7 +5,8 @@
 // rejection's reason is in the panel; the table of all programs filters, searches, sorts ties as
 // the engine does, prints numbers as the engine does and exports CSV; 20,000 rows are in the
 // table with only those in view in the page; the event list keeps every line and filters by kind;
-// the fitness chart keeps the start of a long run and names every island in its legend.
+// the fitness chart keeps the start of a long run and names every island in its legend; the best's
+// lineage lists each step's gain with a diff, and each island says when it last improved.
 // Screenshots: target/www-screenshots/failures-*.png.
 import test from "node:test";
 import assert from "node:assert/strict";

@@ -11,6 +11,8 @@ import { drawHeatmap, heatmapTooltips } from "./views/heatmap.js";
 import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
+import { TableView } from "./views/table.js";
+import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
 
 /** @import { RunEvent, Settings } from "./types.js" */
@@ -30,7 +32,7 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
  * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number,
  *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
- *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number}}
+ *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number, runName: string}}
  */
 const state = {
   model: new Model(),
@@ -51,6 +53,8 @@ const state = {
   heatmap: "",
   stopFollowing: null,
   drawMs: 0,
+  // The saved run on show, for the status line.
+  runName: "",
 };
 
 /**
@@ -80,9 +84,17 @@ function programInHash() {
 }
 
 const islandsView = new IslandsView($canvas("islands"), select);
-const fitnessView = new FitnessView($canvas("fitness"), select);
+const fitnessView = new FitnessView($canvas("fitness"), select, $("fitness-legend"));
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
-const eventsView = new EventsView($("events"), select);
+const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);
+const tableView = new TableView($("table-figure"), select);
+const bestPathView = new BestPathView($("best-path"), $("island-progress"), select, (id) => {
+  programView.mode = "parent";
+  programView.drawn = "";
+  select(id);
+  $("program-figure").scrollIntoView({ block: "nearest" });
+});
+$("table-csv").addEventListener("click", () => tableView.download());
 const topView = new TopView($("top"), select);
 const treeView = new TreeView($canvas("tree"), /** @type {HTMLSelectElement} */ ($("tree-colour")), select);
 $("tree-fit").addEventListener("click", () => treeView.fit());
@@ -149,7 +161,8 @@ function startSimulation(settings) {
   state.following = true;
   state.events = [];
   state.liveLength = 0;
-  state.model.reset({});
+  // Before its first step, the run's own islands show (the form's, not a default).
+  state.model.reset(settings.config);
   state.model.fixedRange = null;
   // A live run would otherwise remember every program it ever added.
   state.model.forgetPruned = true;
@@ -231,6 +244,8 @@ function draw() {
     topView.draw(model, state.selected);
     fitnessView.draw(model);
     treeView.draw(model, state.selected);
+    tableView.draw(model, state.playing);
+    bestPathView.draw(model);
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {
       state.heatmap = heatmapKey;
@@ -271,6 +286,7 @@ function openRun(databaseText, historyText, name) {
     dropRun();
     state.replay = run.replay;
     state.events = run.events;
+    state.runName = name;
     state.model.reset({});
     state.model.forgetPruned = false;
     state.model.fixedRange = fitnessRange(run.events);
@@ -424,6 +440,9 @@ function wire() {
   $("position").addEventListener("input", (e) => {
     pause();
     seek(Number(/** @type {HTMLInputElement} */ (e.target).value));
+    if (!state.live && state.runName) {
+      status(`${state.runName}: event ${state.model.applied} of ${state.events.length}, ${state.model.programs.size} live programs`);
+    }
   });
   $("file-input").addEventListener("change", (e) => {
     const { files } = /** @type {HTMLInputElement} */ (e.target);

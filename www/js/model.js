@@ -5,6 +5,7 @@
 
 /** @import { Config, IslandTotals, LogEntry, Point, Program, RunEvent, AddedEvent } from "./types.js" */
 
+/** The live simulation keeps this many event lines (a saved run keeps every one). */
 const LOG_LENGTH = 200;
 const MAX_POINTS = 4096;
 /** A live run forgets pruned programs once it knows this many more than twice the live ones. */
@@ -19,6 +20,12 @@ export class Model {
   /** Per island: member id → true when it arrived by migration. @type {Map<string, boolean>[]} */ islands;
   /** @type {IslandTotals[]} */ islandStats;
   /** Per island: points {x, best, mean} after each change of that island. @type {Point[][]} */ series;
+  /**
+   * The run's best-so-far: a point {x, best, id} each time an accepted program beat every one
+   * before it (x: programs added then). Only improvements, so it stays short and is never thinned.
+   * @type {{x: number, best: number, id: string}[]}
+   */
+  bestSoFar;
   /** The engine's best program (see `setBest`). @type {Program | null} */ best;
   /** [lowest, highest] fitness ever added. @type {[number, number]} */ fitnessRange;
   /** The elite archive's ids. @type {Set<string>} */ archive;
@@ -28,6 +35,7 @@ export class Model {
   /** Bumped whenever programs join, leave or change, so views drawn from them redraw only then. @type {number} */ version = 0;
   /** Per parent id: its children's ids, oldest first. @type {Map<string, string[]>} */ children;
   /** How many events of the list are applied. @type {number} */ applied;
+  /** Programs (errored ones too) given an `order` so far: the engine's insertion order. @type {number} */ order;
   /**
    * The colour scale's range when the whole run is known (a saved run): fixed, so colours do not
    * shift while the timeline moves. Survives `reset`.
@@ -58,8 +66,9 @@ export class Model {
     this.programs = new Map();
     this.known = new Map();
     this.islands = Array.from({ length: this.numIslands }, () => new Map());
-    this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null }));
+    this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null, improvedAt: null, bestEver: null }));
     this.series = Array.from({ length: this.numIslands }, () => []);
+    this.bestSoFar = [];
     this.best = null;
     this.fitnessRange = [Infinity, -Infinity];
     this.archive = new Set();
@@ -67,6 +76,7 @@ export class Model {
     this.log = [];
     this.children = new Map();
     this.applied = 0;
+    this.order = 0;
     this.logVersion += 1;
     this.version += 1;
   }
@@ -84,8 +94,7 @@ export class Model {
         this.added(event);
         break;
       case "status":
-        this.counts.errors += 1;
-        this.note("error", `#${event.seq - 1} failed evaluation: ${event.reason}`, event.id);
+        this.failed(event);
         break;
       case "cached":
         this.counts.cached += 1;
@@ -158,9 +167,17 @@ export class Model {
       // number `export --format tree` and the population markdown show too (docs/engine.md).
       candidate: event.seq,
       migratedFrom: event.migratedFrom ?? null,
+      reason: request.reason ?? null,
+      timestamp: event.now ?? 0,
+      order: this.order++,
+      placed: true,
     };
     this.counts.added += 1;
     if (event.status === "rejected") this.counts.rejected += 1;
+    const record = this.bestSoFar.at(-1);
+    if (event.status === "accepted" && (!record || program.fitness > record.best)) {
+      this.bestSoFar.push({ x: this.counts.added, best: program.fitness, id: program.id });
+    }
     this.known.set(program.id, program);
     this.programs.set(program.id, program);
     const siblings = this.children.get(parentId);
@@ -170,13 +187,53 @@ export class Model {
     const [lo, hi] = this.fitnessRange;
     this.fitnessRange = [Math.min(lo, program.fitness), Math.max(hi, program.fitness)];
     if (this.forgetPruned && this.known.size > FORGET_AT + 2 * this.programs.size) this.forget();
-    const rejected = event.status === "rejected" ? " (rejected)" : "";
+    const rejected = event.status === "rejected" ? ` (rejected${program.reason ? `: ${program.reason}` : ""})` : "";
     const by = program.operator ? ` by ${program.operator}` : "";
     this.note(
-      "added",
+      event.status === "rejected" ? "rejected" : "added",
       `#${event.seq - 1} ${short(event.id)}${by} → island ${event.island}, fitness ${fmt(event.fitness)}${rejected}`,
       event.id,
     );
+  }
+
+  /**
+   * A candidate whose evaluation failed (`add --status error`): never placed on an island and
+   * without fitness, but a program all the same — its code, parent, operator and reason open in
+   * the panel. Its island is the one it asked for, else its parent's (the island the iteration
+   * sampled from); `placed` says it never joined it.
+   * @param {Extract<RunEvent, {event: "status"}>} event
+   */
+  failed(event) {
+    const request = event.request;
+    const parentId = request.parentId ?? "0";
+    const parent = this.known.get(parentId);
+    /** @type {Program} */
+    const program = {
+      id: event.id,
+      island: request.island ?? parent?.island ?? -1,
+      // No fitness: NaN keeps the field a number, prints as "—" and sorts after every fitness.
+      fitness: NaN,
+      status: event.status,
+      cell: null,
+      parentId,
+      generation: parent && this.programs.has(parentId) ? parent.generation + 1 : 0,
+      code: request.targetCode,
+      codePath: request.codePath,
+      changes: request.changes ?? "",
+      metrics: request.metrics,
+      operator: request.operator ?? null,
+      candidate: event.seq,
+      migratedFrom: null,
+      reason: event.reason ?? request.reason ?? null,
+      timestamp: event.now ?? 0,
+      order: this.order++,
+      placed: false,
+    };
+    this.counts.errors += 1;
+    this.known.set(program.id, program);
+    this.version += 1;
+    const by = program.operator ? ` by ${program.operator}` : "";
+    this.note("error", `#${event.seq - 1} ${short(event.id)}${by} failed evaluation: ${program.reason ?? "no reason given"}`, event.id);
   }
 
   /**
@@ -209,7 +266,7 @@ export class Model {
     if (!original) return;
     if (copyId) {
       const cell = original.cell && this.cellOnIsland(original.cell, to);
-      const copy = { ...original, id: copyId, island: to, migratedFrom: id, cell };
+      const copy = { ...original, id: copyId, island: to, migratedFrom: id, cell, order: this.order++ };
       this.known.set(copyId, copy);
       this.programs.set(copyId, copy);
       this.join(to, copy, true);
@@ -249,7 +306,13 @@ export class Model {
     const stats = this.islandStats[island];
     stats.sum += program.fitness;
     stats.count += 1;
-    if (stats.best === null || program.fitness > stats.best.fitness) stats.best = program;
+    if (stats.best === null || program.fitness > stats.best.fitness) {
+      // A new program fitter than any the island held (a migrant too); an arrival that only
+      // ties, or a best that an eviction lowers, is no improvement.
+      if (stats.best === null || program.fitness > (stats.bestEver ?? -Infinity)) stats.improvedAt = this.counts.added;
+      stats.bestEver = Math.max(stats.bestEver ?? -Infinity, program.fitness);
+      stats.best = program;
+    }
     this.point(island);
   }
 
@@ -352,7 +415,8 @@ export class Model {
   note(kind, text, id) {
     this.log.push({ kind, text, at: this.applied, id });
     this.logVersion += 1;
-    if (this.log.length > LOG_LENGTH * 2) this.log.splice(0, this.log.length - LOG_LENGTH);
+    // The live simulation runs without end, so it keeps the last lines only; a saved run keeps all.
+    if (this.forgetPruned && this.log.length > LOG_LENGTH * 2) this.log.splice(0, this.log.length - LOG_LENGTH);
   }
 }
 
@@ -369,7 +433,40 @@ export function short(id) {
   return String(id).slice(0, 8);
 }
 
-/** @param {number | null | undefined} x */
+/**
+ * A number as the engine prints it (`json_text::shown`, then JavaScript's own printing): 12
+ * significant digits, no trailing zeros — `1`, `40`, `0.3`, `0.123456789012` — and "—" for none.
+ * @param {number | null | undefined} x
+ */
 export function fmt(x) {
-  return x === null || x === undefined ? "—" : Number(x).toFixed(3);
+  if (x === null || x === undefined || Number.isNaN(Number(x))) return "—";
+  const n = Number(x);
+  // An integer prints as itself (and this runs for every event line: the quick way first).
+  if (Number.isSafeInteger(n)) return String(n + 0);
+  return Number.isFinite(n) ? String(Number(n.toExponential(11)) + 0) : String(n);
+}
+
+/**
+ * The engine's ranking (`RankKey`): higher fitness first, a tie to the later timestamp, then to
+ * the earlier added. A program without fitness (an error) ranks after all others.
+ * @param {Program} a
+ * @param {Program} b
+ */
+export function byRank(a, b) {
+  const fa = Number.isNaN(a.fitness) ? -Infinity : a.fitness;
+  const fb = Number.isNaN(b.fitness) ? -Infinity : b.fitness;
+  if (fa !== fb) return fb > fa ? 1 : -1;
+  if (a.timestamp !== b.timestamp) return b.timestamp > a.timestamp ? 1 : -1;
+  return a.order - b.order;
+}
+
+/**
+ * "island 3", or "island 3 · name" when the run names it; "no island" for -1.
+ * @param {Model} model
+ * @param {number} island
+ */
+export function islandLabel(model, island) {
+  if (island < 0) return "no island";
+  const name = model.islandName(island);
+  return name ? `island ${island} · ${name}` : `island ${island}`;
 }

@@ -38,6 +38,10 @@
  * @property {Operator | null} operator
  * @property {number} candidate
  * @property {string | null} migratedFrom
+ * @property {string | null} reason why it was rejected or failed (`request.reason`)
+ * @property {number} timestamp when it was added (`now`): a fitness tie goes to the later one
+ * @property {number} order its place among every program the run added (ties after timestamp)
+ * @property {boolean} placed false for an errored candidate, which never joins an island
  */
 
 /**
@@ -47,7 +51,9 @@
 
 /**
  * An island's running totals.
- * @typedef {{sum: number, count: number, best: Program | null}} IslandTotals
+ * An island's running totals; `improvedAt` is the count of programs added when the island last
+ * held a fitter program than it ever had, `bestEver` that fitness.
+ * @typedef {{sum: number, count: number, best: Program | null, improvedAt: number | null, bestEver: number | null}} IslandTotals
  */
 
 /**

@@ -3,20 +3,24 @@
 // ticks on both axes, their names, and a legend; a click opens the program that was an island's
 // best at that point.
 
-import { fitText, islandColor, prepare, theme, ticks } from "./color.js";
+import { islandColor, prepare, theme, ticks } from "./color.js";
+import { fmt, islandLabel } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 
-const PAD = { left: 48, right: 10, top: 22, bottom: 32 };
+const PAD = { left: 48, right: 10, top: 10, bottom: 32 };
 
 export class FitnessView {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {(id: string) => void} onSelect
+   * @param {HTMLElement} legend where the legend goes: every island, named, however many
    */
-  constructor(canvas, onSelect) {
+  constructor(canvas, onSelect, legend) {
     this.canvas = canvas;
-    /** The drawn best-line points, in CSS pixels, for clicks and tooltips. @type {{x: number, y: number, id: string, text: string}[]} */
+    this.legendElement = legend;
+    this.legendDrawn = "";
+    /** The drawn best-line points, in CSS pixels, for clicks and tooltips (the text made on hover). @type {{x: number, y: number, id: string, text: () => string}[]} */
     this.hits = [];
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
@@ -24,9 +28,15 @@ export class FitnessView {
       const nearest = this.nearest(e);
       if (nearest) onSelect(nearest.id);
     });
+    // By keyboard: Enter opens the highest point drawn (the best any island reached).
+    canvas.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" || this.hits.length === 0) return;
+      const top = this.hits.reduce((a, b) => (b.y < a.y ? b : a));
+      onSelect(top.id);
+    });
     canvas.addEventListener("pointermove", (e) => {
       const nearest = this.nearest(e);
-      canvas.title = nearest ? `${nearest.text}; click to open ${nearest.id.slice(0, 8)}` : "";
+      canvas.title = nearest ? `${nearest.text()}; click to open ${nearest.id.slice(0, 8)}` : "";
     });
   }
 
@@ -89,8 +99,9 @@ export class FitnessView {
     ctx.fillText("fitness", 0, 0);
     ctx.restore();
     ctx.textAlign = "left";
-    this.legend(ctx, model, width, colours.ink);
+    this.legend(model);
     this.hits = [];
+    let firstX = Infinity;
     const budget = Math.max(1, Math.floor(plotW));
     model.series.forEach((points, island) => {
       ctx.strokeStyle = islandColor(island);
@@ -103,49 +114,77 @@ export class FitnessView {
         const stride = Math.max(1, Math.ceil(points.length / budget));
         let started = false;
         for (let i = 0; i < points.length; i += 1) {
-          if (i % stride !== stride - 1 && i !== points.length - 1) continue;
+          // The first point always: a long run's curves start where the run started.
+          if (i % stride !== stride - 1 && i !== 0 && i !== points.length - 1) continue;
           const point = points[i];
           const value = point[line];
           if (value === null) continue;
           const [x, y] = [px(point.x), py(value)];
+          firstX = Math.min(firstX, point.x);
           if (started) ctx.lineTo(x, y);
           else ctx.moveTo(x, y);
           started = true;
           if (line === "best" && point.bestId) {
-            this.hits.push({ x, y, id: point.bestId, text: `island ${island}: best ${value.toFixed(4)}, mean ${point.mean?.toFixed(4) ?? "—"} after ${point.x} programs` });
+            this.hits.push({ x, y, id: point.bestId, text: () => `${islandLabel(model, island)}: best ${fmt(value)}, mean ${fmt(point.mean)} after ${point.x} programs` });
           }
         }
         ctx.stroke();
       }
     });
     ctx.setLineDash([]);
+    // The run's best so far, over every island: a step line that only rises.
+    const record = model.bestSoFar;
+    if (record.length > 0) {
+      ctx.strokeStyle = colours.ink;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      record.forEach((point, i) => {
+        const [x, y] = [px(point.x), py(point.best)];
+        if (i === 0) ctx.moveTo(x, y);
+        else {
+          ctx.lineTo(x, py(record[i - 1].best));
+          ctx.lineTo(x, y);
+        }
+        this.hits.push({ x, y, id: point.id, text: () => `best so far: ${fmt(point.best)} after ${point.x} programs` });
+      });
+      ctx.lineTo(px(maxX), py(record[record.length - 1].best));
+      ctx.stroke();
+      ctx.lineWidth = 1;
+    }
+    canvas.dataset.records = String(record.length);
+    canvas.dataset.bestSoFar = record.length ? String(record[record.length - 1].best) : "";
+    // For scripts: the earliest point drawn (a curve must not lose the start of a long run).
+    canvas.dataset.firstX = Number.isFinite(firstX) ? String(firstX) : "";
   }
 
   /**
-   * One swatch per island across the top (names when the run has them), cut with "+N" when the
-   * row is full.
-   * @param {CanvasRenderingContext2D} ctx
+   * One swatch per island with its name (the full name and number in a tooltip), in a list that
+   * wraps and scrolls, so 64 islands are all named.
    * @param {Model} model
-   * @param {number} width
-   * @param {string} ink
    */
-  legend(ctx, model, width, ink) {
-    let x = PAD.left;
+  legend(model) {
     const n = model.series.length;
-    for (let island = 0; island < n; island += 1) {
-      const text = fitText(ctx, model.islandName(island) ?? `island ${island}`, 90);
-      const w = 14 + ctx.measureText(text).width + 10;
-      if (x + w > width - PAD.right - 30) {
-        ctx.fillStyle = ink;
-        ctx.fillText(`+${n - island}`, x, 12);
-        return;
-      }
-      ctx.fillStyle = islandColor(island);
-      ctx.fillRect(x, 4, 10, 10);
-      ctx.fillStyle = ink;
-      ctx.fillText(text, x + 14, 13);
-      x += w;
-    }
+    const key = Array.from({ length: n }, (_, i) => model.islandName(i) ?? "").join("|") + `|${n}`;
+    if (key === this.legendDrawn) return;
+    this.legendDrawn = key;
+    const overall = document.createElement("li");
+    const line = document.createElement("span");
+    line.className = "swatch best-so-far";
+    overall.append(line, "best so far");
+    overall.title = "The best fitness any accepted program had reached, over all islands";
+    overall.className = "overall";
+    this.legendElement.replaceChildren(
+      overall,
+      ...Array.from({ length: n }, (_, island) => {
+        const li = document.createElement("li");
+        const swatch = document.createElement("span");
+        swatch.className = "swatch";
+        swatch.style.background = islandColor(island);
+        li.append(swatch, model.islandName(island) ?? `island ${island}`);
+        li.title = islandLabel(model, island);
+        return li;
+      }),
+    );
   }
 }
 

@@ -4,6 +4,7 @@
 // axes and a colour bar giving the fitness each colour stands for.
 
 import { fitText, fitnessColor, prepare, rampColor, theme } from "./color.js";
+import { fmt } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 /** @import { FeatureDim } from "../types.js" */
@@ -70,7 +71,7 @@ export function drawHeatmap(canvas, model) {
     const where = `${dimensionName(dims[0])} ${xNames[c]}${dims[1] ? `, ${dimensionName(dims[1])} ${yNames[r]}` : ""}`;
     const cell = best.get(c + r * cols);
     return cell
-      ? `${where}: best ${cell.fitness.toFixed(4)} (${cell.id.slice(0, 8)}) of ${cell.count} live`
+      ? `${where}: best ${fmt(cell.fitness)} (${cell.id.slice(0, 8)}) of ${cell.count} live`
       : `${where}: empty`;
   });
   for (let r = 0; r < rows; r += 1) {

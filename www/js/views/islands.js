@@ -4,6 +4,7 @@
 // the elite archive.
 
 import { fitText, fitnessPixel, islandColor, prepare, REJECTED, theme } from "./color.js";
+import { fmt, islandLabel } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 /** @import { Program } from "../types.js" */
@@ -46,7 +47,7 @@ export class IslandsView {
       const hit = boxAt(e);
       const program = hit && this.model?.known.get(hit.id);
       canvas.title = program
-        ? `${program.id}\nfitness ${program.fitness.toFixed(4)}, island ${program.island}, generation ${program.generation}` +
+        ? `${program.id}\nfitness ${fmt(program.fitness)}, ${islandLabel(/** @type {Model} */ (this.model), program.island)}, generation ${program.generation}` +
           `${program.status === "rejected" ? ", rejected" : ""}\n${program.changes.split("\n")[0]}`
         : "";
     });

@@ -91,7 +91,7 @@ export class ProgramView {
     title.title = program.id;
     const status = badge(program.status, `status-${program.status}`);
     const live = model.programs.has(program.id);
-    const fitness = badge(`fitness ${fmt(program.fitness)}`, "fitness");
+    const fitness = badge(program.placed ? `fitness ${fmt(program.fitness)}` : "no fitness: evaluation failed", "fitness");
     const nav = document.createElement("nav");
     nav.className = "program-nav";
     const parent = model.known.get(program.parentId);
@@ -107,7 +107,8 @@ export class ProgramView {
     permalink.className = "permalink";
     nav.append(permalink);
     head.append(title, status, fitness);
-    if (!live) head.append(badge("pruned", "pruned"));
+    if (!program.placed) head.append(badge("never placed", "pruned"));
+    else if (!live) head.append(badge("pruned", "pruned"));
     if (model.archive.has(program.id)) head.append(badge("archive", "archive"));
     if (model.best === program) head.append(badge("best", "best"));
     head.append(nav);
@@ -123,10 +124,12 @@ export class ProgramView {
     const list = document.createElement("dl");
     list.className = "facts";
     const name = model.islandName(program.island);
+    const island = program.island < 0 ? "—" : name ? `${program.island} · ${name}` : String(program.island);
     /** @type {[string, string][]} */
     const rows = [
       ["operator", program.operator ?? "—"],
-      ["island", name ? `${program.island} · ${name}` : String(program.island)],
+      // A failed candidate never joined an island: the one it was meant for.
+      [program.placed ? "island" : "meant for island", island],
       ["generation", String(program.generation)],
       ["candidate", `#${program.candidate}`],
       ["code path", program.codePath || "—"],
@@ -142,7 +145,12 @@ export class ProgramView {
     }
     const changes = paragraph(program.changes || "(no changes text)", "changes");
     const wrap = document.createElement("div");
-    wrap.append(list, changes);
+    wrap.append(list);
+    if (program.status !== "accepted") {
+      const why = program.status === "error" ? "Evaluation failed" : "Rejected";
+      wrap.append(paragraph(`${why}: ${program.reason ?? "no reason given"}`, `reason reason-${program.status}`));
+    }
+    wrap.append(changes);
     return wrap;
   }
 

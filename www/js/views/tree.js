@@ -6,6 +6,7 @@
 // or the arrow keys pan, 0 fits, a click opens a program.
 
 import { fitText, islandColor, prepare, rampColor, theme } from "./color.js";
+import { fmt, islandLabel } from "../model.js";
 
 /** @import { Model } from "../model.js" */
 /** @import { Program } from "../types.js" */
@@ -49,6 +50,8 @@ export function layoutTree(model) {
   /** @type {string[]} */
   const roots = [];
   for (const program of model.known.values()) {
+    // A failed evaluation has no fitness and no place: the table and the panel show it.
+    if (!program.placed) continue;
     const parent = program.migratedFrom ?? program.parentId;
     const root = !parent || parent === "0";
     byId.set(program.id, { id: program.id, program, parent: root ? null : parent, depth: 0, x: 0 });
@@ -126,7 +129,7 @@ export class TreeView {
       if (!press) {
         const rect = canvas.getBoundingClientRect();
         const hit = this.nodeAt(e.clientX - rect.left, e.clientY - rect.top);
-        canvas.title = hit ? tooltip(hit) : "";
+        canvas.title = hit && this.model ? tooltip(hit, this.model) : "";
         return;
       }
       if (!this.view) return;
@@ -345,7 +348,7 @@ export class TreeView {
     ctx.textAlign = "left";
     /** @param {TreeNode} node */
     const label = (node) =>
-      node.program ? `${node.id.slice(0, 8)} ${node.program.fitness.toFixed(3)}` : `${node.id.slice(0, 8)} (not in the file)`;
+      node.program ? `${node.id.slice(0, 8)} ${fmt(node.program.fitness)}` : `${node.id.slice(0, 8)} (not in the file)`;
     ctx.fillStyle = colours.ink;
     if (room >= 40) {
       for (const node of layout.nodes) {
@@ -370,10 +373,13 @@ export class TreeView {
   }
 }
 
-/** @param {TreeNode} node */
-function tooltip(node) {
+/**
+ * @param {TreeNode} node
+ * @param {Model} model
+ */
+function tooltip(node, model) {
   const p = node.program;
   if (!p) return `${node.id}: a parent the file does not hold (pruned before it was saved)`;
   const status = p.status === "rejected" ? ", rejected" : "";
-  return `${p.id}\nfitness ${p.fitness.toFixed(4)}, island ${p.island}, generation ${p.generation}${status}\n${p.changes.split("\n")[0]}`;
+  return `${p.id}\nfitness ${fmt(p.fitness)}, ${islandLabel(model, p.island)}, generation ${p.generation}${status}\n${p.changes.split("\n")[0]}`;
 }

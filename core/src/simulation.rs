@@ -189,18 +189,7 @@ fn candidate_request(iteration: u64, code: String, parent_id: &str, metrics: Met
         status: Default::default(),
         reason: None,
         operator: None,
-        plan_item: None,
-        branch: None,
-        commit: None,
-        target: None,
-        decide: false,
-        model: None,
-        tokens_in: None,
-        tokens_out: None,
-        cost_usd: None,
-        eval_seconds: None,
-        origin: None,
-        parents: Vec::new(),
+        ..AddRequest::seed("", "", Metrics::default())
     }
 }
 

@@ -250,18 +250,7 @@ fn request(tool: &str, program: &SourceProgram) -> Result<AddRequest, String> {
         status: program.status,
         reason: program.reason.clone(),
         operator: program.operator,
-        plan_item: None,
-        branch: None,
-        commit: None,
-        target: None,
-        decide: false,
-        model: None,
-        tokens_in: None,
-        tokens_out: None,
-        cost_usd: None,
-        eval_seconds: None,
-        origin: None,
-        parents: Vec::new(),
+        ..AddRequest::seed("", "", Metrics::default())
     })
 }
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Run;
-use super::tools::{Line, Tool};
+use super::tools::{Entry, Line, Tool, entry};
 use crate::failure::Failure;
 
 /// How an idea came about.
@@ -72,4 +72,9 @@ impl Tool for EvoideaExport {
     fn call(self, run: &Run) -> Result<super::Answer, Failure> {
         run.command("export", &["--format=evoidea".to_string()])
     }
+}
+
+/// The idea runs' tools, in the order `tools/list` shows them (after evodb's own).
+pub fn table() -> Vec<Entry> {
+    vec![entry::<AddIdea>(), entry::<EvoideaExport>()]
 }

@@ -68,8 +68,6 @@ pub fn own() -> Vec<Entry> {
         entry::<Admit>(),
         entry::<Lineage>(),
         entry::<ShouldStop>(),
-        entry::<super::idea_tools::AddIdea>(),
-        entry::<super::idea_tools::EvoideaExport>(),
     ]
 }
 

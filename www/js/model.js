@@ -156,6 +156,7 @@ export class Model {
       status: event.status,
       cell: event.cell ?? null,
       parentId,
+      parents: request.parents?.length ? request.parents : [parentId],
       // As the core counts it: the parent's + 1, 0 when the parent is not live (or there is none).
       generation: parent ? parent.generation + 1 : 0,
       code: request.targetCode,
@@ -216,6 +217,7 @@ export class Model {
       status: event.status,
       cell: null,
       parentId,
+      parents: request.parents?.length ? request.parents : [parentId],
       generation: parent && this.programs.has(parentId) ? parent.generation + 1 : 0,
       code: request.targetCode,
       codePath: request.codePath,

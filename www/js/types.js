@@ -30,6 +30,7 @@
  * @property {Status} status
  * @property {number[] | null} cell
  * @property {string} parentId
+ * @property {string[]} parents every parent, the first one first (a merged idea or a crossover has two or more)
  * @property {number} generation
  * @property {string} code
  * @property {string} codePath

@@ -6,6 +6,7 @@
 import { diffLines, folded } from "../diff.js";
 import { fmt, short } from "../model.js";
 import { colourLine } from "../syntax.js";
+import { ideaCard, ideaComparison, ideaOf } from "./idea.js";
 
 /** @import { Model } from "../model.js" */
 /** @import { Program } from "../types.js" */
@@ -212,6 +213,16 @@ export class ProgramView {
       tabs.append(button);
     }
     const other = this.mode === "parent" ? parent : this.mode === "best" ? model.best : null;
+    // An idea run's member: its card, or a field-by-field comparison instead of a line diff.
+    const idea = ideaOf(program);
+    if (idea) {
+      tabs.querySelector("[data-mode=code]")?.replaceChildren("Idea");
+      tabs.querySelector("[data-mode=parent]")?.replaceChildren("Compare with parent");
+      tabs.querySelector("[data-mode=best]")?.replaceChildren("Compare with best");
+      const shown = other ? ideaComparison(other, program, this.mode) : ideaCard(model, program, idea);
+      wrap.append(tabs, shown);
+      return wrap;
+    }
     const pre = document.createElement("pre");
     pre.className = "code";
     if (other) {

@@ -70,6 +70,7 @@ impl Face for Bindgen {
             ExportFormat::Tree => db.lineage_tree(),
             ExportFormat::Mermaid => db.lineage_mermaid(),
             ExportFormat::Markdown => db.population_markdown(),
+            ExportFormat::Evoidea => db.evoidea_export(),
         }
     }
     fn events(&mut self, db: &mut Database) -> Value {

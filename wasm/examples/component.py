@@ -30,7 +30,9 @@ request = wc.Record()
 for field, value in {"id": None, "code-path": "/src/f.py", "target-code": "def f(): ...", "parent-id": "0",
                      "metrics": [("score", 0.5)], "changes": "initial implementation", "island": None,
                      "status": "accepted", "reason": None, "operator": None, "plan-item": None,
-                     "branch": None, "commit": None, "target": None}.items():
+                     "branch": None, "commit": None, "target": None, "decide": False, "model": None,
+                     "tokens-in": None, "tokens-out": None, "cost-usd": None, "eval-seconds": None,
+                     "origin": None, "parents": []}.items():
     setattr(request, field, value)
 outcome = add(store, db, request, 1700000000.0)
 parent = sample(store, db).parent

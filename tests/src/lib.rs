@@ -30,6 +30,7 @@ mod memory_specs;
 pub mod specs;
 mod target_specs;
 pub mod wit_calls;
+mod worker_specs;
 
 use std::path::{Path, PathBuf};
 

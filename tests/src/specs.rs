@@ -406,8 +406,8 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::engine_specs::pruned_retry())
     .chain(crate::engine_specs::noise_margin())
     .chain(crate::engine_specs::remeasure())
-    .chain(crate::engine_specs::decide())
-    .chain(crate::engine_specs::admission_and_cost())
+    .chain(crate::worker_specs::decide())
+    .chain(crate::worker_specs::admission_and_cost())
     .chain(crate::idea_specs::all())
     .collect()
 }

@@ -98,6 +98,8 @@ $("table-csv").addEventListener("click", () => tableView.download());
 const topView = new TopView($("top"), select);
 const treeView = new TreeView($canvas("tree"), /** @type {HTMLSelectElement} */ ($("tree-colour")), select);
 $("tree-fit").addEventListener("click", () => treeView.fit());
+$("tree-selected").addEventListener("click", () => treeView.centreOn(state.selected ?? state.model.best?.id ?? null));
+$("tree-best").addEventListener("click", () => treeView.centreOn(state.model.best?.id ?? null));
 heatmapTooltips($canvas("heatmap"));
 
 /** @param {string} text */

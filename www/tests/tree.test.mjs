@@ -4,8 +4,11 @@
 // target/www-screenshots/tree-1440.png.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { browserSuite, data, demo, shots } from "./helpers.mjs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { browserSuite, data, demo, root, shots } from "./helpers.mjs";
+
+const { Simulation } = createRequire(import.meta.url)(`${root}wasm/pkg/evodb.cjs`);
 
 const { work, view, open } = browserSuite("tree");
 
@@ -64,4 +67,52 @@ test("the family tree holds every program ever added, pruned ones as ghosts, and
   await page.selectOption("#tree-colour", "island");
   assert.deepEqual(errors, []);
   console.log(`family tree: ${parents.size} nodes, ${shown.pruned} pruned, best lineage ${lineage} deep`);
+});
+
+test("a tree of thousands stays fitted as the run grows, fills the canvas's height, and never zooms onto nothing", async () => {
+  // 4,000 programs kept (a wide, shallow tree: thousands of leaves, far past what one scale for
+  // both axes could fit as more than a ribbon).
+  const dir = `${work}/wide`;
+  mkdirSync(dir, { recursive: true });
+  const sim = new Simulation({ numIslands: 8, maxIslandSize: 4000 }, 9, { terms: 4, ruggedness: 0.3 });
+  const events = sim.step(3999);
+  writeFileSync(`${dir}/database.json`, sim.toJson());
+  writeFileSync(`${dir}/history.ndjson`, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  const best = sim.stats().bestProgramId;
+  const url = await view(dir);
+  const { page, errors } = await open(url, { width: 1440, height: 1000 });
+
+  // Replayed from the start, the tree is laid out again as it grows and stays fitted.
+  await page.locator("#position").fill("0");
+  await page.locator("#speed").fill("100");
+  await page.click("#play");
+  await page.waitForFunction(() => document.body.dataset.replayFps !== undefined, null, { timeout: 120000 });
+  // (The last layout follows the last frame once the run settles.)
+  await page.waitForFunction(() => Number(document.querySelector("#tree").dataset.nodes) > 3900);
+  await page.waitForFunction(() => document.querySelector("#tree").dataset.drawn === document.querySelector("#tree").dataset.nodes);
+  let shown = await tree(page);
+  assert.equal(shown.following, "true");
+  const fitted = { scale: shown.scale, height: shown.treeHeight };
+  const canvasHeight = await page.evaluate(() => document.querySelector("#tree").clientHeight);
+  assert.ok(Number(shown.treeHeight) > canvasHeight / 2, `the fitted tree is ${shown.treeHeight} px high on a ${canvasHeight} px canvas`);
+  await page.locator("#tree-figure").screenshot({ path: `${shots}/tree-wide.png` });
+
+  // Zooming in about the canvas's centre, many times over, still shows programs.
+  await page.locator("#tree").focus();
+  for (let i = 0; i < 30; i++) await page.keyboard.press("+");
+  shown = await tree(page);
+  assert.ok(Number(shown.drawn) > 0, `zoomed to ${shown.scale}, ${shown.drawn} programs in view`);
+  assert.equal(shown.following, "false", "a zoom stops following the run");
+
+  // b centres the best: it is the program under the canvas's centre.
+  await page.keyboard.press("b");
+  const box = await page.locator("#tree").boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const title = await page.evaluate(() => document.querySelector("#tree").title);
+  assert.ok(title.startsWith(best), `the centre shows ${title.split("\n")[0]}, not the best ${best}`);
+
+  await page.locator("#tree").press("0");
+  await page.waitForFunction(() => document.querySelector("#tree").dataset.drawn === document.querySelector("#tree").dataset.nodes);
+  assert.deepEqual(errors, []);
+  console.log(`wide tree: ${shown.nodes} nodes fitted ${fitted.scale}× wide and ${fitted.height} px high, ${canvasHeight} px canvas`);
 });

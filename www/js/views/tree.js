@@ -3,7 +3,12 @@
 // it copies), one row per generation; pruned programs stay as hollow ghosts, and a parent the
 // file no longer holds as a dashed one, so no branch is dropped. Coloured by fitness or by
 // island; the path from the root to the best program is drawn bold. Wheel or +/− zooms, a drag
-// or the arrow keys pan, 0 fits, a click opens a program.
+// or the arrow keys pan, 0 fits, c centres the selected program and b the best, a click opens a
+// program.
+//
+// Width and height scale apart: a run of thousands of programs is wide and shallow, and kept
+// at one aspect ratio it would fit only as a ribbon a few pixels high. Until the reader pans or
+// zooms, the tree stays fitted as the run grows.
 
 import { fitText, islandColor, prepare, rampColor, theme } from "./color.js";
 import { fmt, islandLabel } from "../model.js";
@@ -14,12 +19,17 @@ import { fmt, islandLabel } from "../model.js";
 const ROW = 28;
 const SLOT = 12;
 const PAD = 16;
-const MIN_SCALE = 0.02;
+/** Zooming out stops at this fraction of the fitted scale: past it, nothing more comes into view. */
+const MIN_OF_FIT = 0.5;
 const MAX_SCALE = 8;
+/** A zoom about a point farther than this (px) from every node zooms about the nearest node. */
+const ANCHOR_REACH = 24;
 /** While a run moves, the tree is laid out again at most this often (ms). */
 const RELAYOUT_MS = 250;
 /** A press that moves less than this many pixels is a click, not a drag. */
 const CLICK_SLOP = 4;
+
+/** @typedef {{x: number, y: number, sx: number, sy: number}} View */
 
 /**
  * @typedef {object} TreeNode
@@ -109,8 +119,12 @@ export class TreeView {
     /** @type {ReturnType<typeof layoutTree> | null} */
     this.layout = null;
     this.layoutVersion = -1;
-    /** The view: screen = world × scale + offset. Null until the first fit. */
-    this.view = /** @type {{scale: number, x: number, y: number} | null} */ (null);
+    /** The view: screen = world × scale + offset, per axis. Null until the first fit. */
+    this.view = /** @type {View | null} */ (null);
+    /** The scales `fit` chose last: zooming out stops at half of them. */
+    this.fitted = { sx: 1, sy: 1 };
+    /** True until the reader pans or zooms: a growing run is fitted again as it is laid out. */
+    this.following = true;
     this.drawn = "";
     this.laidOutAt = -Infinity;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -136,7 +150,7 @@ export class TreeView {
       const dx = e.clientX - press.x;
       const dy = e.clientY - press.y;
       if (Math.abs(dx) + Math.abs(dy) > CLICK_SLOP) press.moved = true;
-      if (press.moved) this.moveTo(press.vx + dx, press.vy + dy, this.view.scale);
+      if (press.moved) this.pan(press.vx + dx, press.vy + dy);
     });
     canvas.addEventListener("pointerup", (e) => {
       const wasClick = press && !press.moved;
@@ -161,10 +175,12 @@ export class TreeView {
       const moves = /** @type {Record<string, [number, number]>} */ ({
         ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step],
       });
-      if (moves[e.key]) this.moveTo(this.view.x + moves[e.key][0], this.view.y + moves[e.key][1], this.view.scale);
+      if (moves[e.key]) this.pan(this.view.x + moves[e.key][0], this.view.y + moves[e.key][1]);
       else if (e.key === "+" || e.key === "=") this.zoom(1.25);
       else if (e.key === "-") this.zoom(0.8);
       else if (e.key === "0") this.fit();
+      else if (e.key === "c") this.centreOn(this.selected ?? this.model?.best?.id ?? null);
+      else if (e.key === "b") this.centreOn(this.model?.best?.id ?? null);
       else return;
       e.preventDefault();
       e.stopPropagation();
@@ -173,30 +189,68 @@ export class TreeView {
   }
 
   /**
-   * Zooms by `factor` about a point of the canvas (its centre by default).
+   * Zooms by `factor` about a point of the canvas (its centre by default). A point with no
+   * program near it gives way to the nearest drawn program, so a zoom never ends on empty canvas.
    * @param {number} factor
    */
   zoom(factor, cx = this.canvas.clientWidth / 2, cy = this.canvas.clientHeight / 2) {
     if (!this.view) return;
-    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.view.scale * factor));
-    const k = scale / this.view.scale;
-    this.moveTo(cx - (cx - this.view.x) * k, cy - (cy - this.view.y) * k, scale);
+    const anchor = this.nearestDrawn(cx, cy);
+    if (anchor && Math.hypot(anchor.x - cx, anchor.y - cy) > ANCHOR_REACH) [cx, cy] = [anchor.x, anchor.y];
+    const clamp = (/** @type {number} */ s, /** @type {number} */ fit) =>
+      Math.min(Math.max(MAX_SCALE, fit), Math.max(fit * MIN_OF_FIT, s * factor));
+    const sx = clamp(this.view.sx, this.fitted.sx);
+    const sy = clamp(this.view.sy, this.fitted.sy);
+    const [kx, ky] = [sx / this.view.sx, sy / this.view.sy];
+    this.following = false;
+    this.moveTo({ x: cx - (cx - this.view.x) * kx, y: cy - (cy - this.view.y) * ky, sx, sy });
   }
 
-  /** The whole tree in view. */
+  /** Moves the view without zooming; the reader has taken over. @param {number} x @param {number} y */
+  pan(x, y) {
+    if (!this.view) return;
+    this.following = false;
+    this.moveTo({ ...this.view, x, y });
+  }
+
+  /** The whole tree in view, each axis scaled to the canvas; a growing run stays fitted. */
   fit() {
     if (!this.layout) return;
     const w = this.canvas.clientWidth || this.canvas.width;
     const h = this.canvas.clientHeight || this.canvas.height;
     const worldW = this.layout.width * SLOT;
     const worldH = (this.layout.depth + 1) * ROW;
-    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.min((w - 2 * PAD) / worldW, (h - 2 * PAD) / worldH, 1.5)));
-    this.moveTo((w - worldW * scale) / 2, PAD, scale);
+    const sx = Math.min(1.5, (w - 2 * PAD) / worldW);
+    const sy = Math.min(1.5, (h - 2 * PAD) / worldH);
+    this.fitted = { sx, sy };
+    this.following = true;
+    this.moveTo({ x: (w - worldW * sx) / 2, y: PAD, sx, sy });
   }
 
-  /** @param {number} x @param {number} y @param {number} scale */
-  moveTo(x, y, scale) {
-    this.view = { x, y, scale };
+  /**
+   * Puts a program in the middle of the canvas, zoomed in far enough to tell it from its
+   * neighbours.
+   * @param {string | null} id
+   */
+  centreOn(id) {
+    const node = id ? this.layout?.byId.get(id) : undefined;
+    if (!node || !this.view) return;
+    const w = this.canvas.clientWidth || this.canvas.width;
+    const h = this.canvas.clientHeight || this.canvas.height;
+    const sx = Math.max(this.view.sx, 1);
+    const sy = Math.max(this.view.sy, 1);
+    this.following = false;
+    this.moveTo({
+      x: w / 2 - (node.x * SLOT + SLOT / 2) * sx,
+      y: h / 2 - (node.depth * ROW + ROW / 2) * sy,
+      sx,
+      sy,
+    });
+  }
+
+  /** @param {View} view */
+  moveTo(view) {
+    this.view = view;
     this.redraw();
   }
 
@@ -207,15 +261,31 @@ export class TreeView {
 
   /** @param {TreeNode} node */
   screen(node) {
-    const v = /** @type {{scale: number, x: number, y: number}} */ (this.view);
-    return { x: v.x + (node.x * SLOT + SLOT / 2) * v.scale, y: v.y + (node.depth * ROW + ROW / 2) * v.scale };
+    const v = /** @type {View} */ (this.view);
+    return { x: v.x + (node.x * SLOT + SLOT / 2) * v.sx, y: v.y + (node.depth * ROW + ROW / 2) * v.sy };
+  }
+
+  /** The screen point of the node nearest to a canvas point, among those in view. @param {number} x @param {number} y */
+  nearestDrawn(x, y) {
+    if (!this.layout) return null;
+    const w = this.canvas.clientWidth || this.canvas.width;
+    const h = this.canvas.clientHeight || this.canvas.height;
+    let nearest = null;
+    let best = Infinity;
+    for (const node of this.layout.nodes) {
+      const p = this.screen(node);
+      if (p.x < 0 || p.x > w || p.y < 0 || p.y > h) continue;
+      const d = (p.x - x) ** 2 + (p.y - y) ** 2;
+      if (d < best) [nearest, best] = [p, d];
+    }
+    return nearest;
   }
 
   /** The node drawn nearest to a canvas point, within a few pixels. @param {number} x @param {number} y */
   nodeAt(x, y) {
     if (!this.layout || !this.view) return null;
     let nearest = null;
-    let best = Math.max(8, 5 * this.view.scale) ** 2;
+    let best = Math.max(8, 5 * Math.min(this.view.sx, this.view.sy)) ** 2;
     for (const node of this.layout.nodes) {
       const p = this.screen(node);
       const d = (p.x - x) ** 2 + (p.y - y) ** 2;
@@ -244,7 +314,7 @@ export class TreeView {
         this.layout = layoutTree(model);
         this.layoutVersion = model.version;
         this.laidOutAt = now;
-        if (fresh || !this.view) this.fit();
+        if (fresh || !this.view || this.following) this.fit();
       }
     }
     const layout = /** @type {ReturnType<typeof layoutTree>} */ (this.layout);
@@ -261,11 +331,11 @@ export class TreeView {
       ctx.fillText("No programs yet: press Step or Play, or open a run.", 12, 20);
       return;
     }
-    const view = /** @type {{scale: number, x: number, y: number}} */ (this.view);
+    const view = /** @type {View} */ (this.view);
     const byIsland = this.colourBy.value === "island";
     const [lo, hi] = model.range();
     const span = hi > lo ? hi - lo : 1;
-    const radius = Math.max(1.5, Math.min(6, 4 * view.scale));
+    const radius = Math.max(1.5, Math.min(6, 4 * Math.min(view.sx, view.sy * 2)));
     const visible = (/** @type {{x: number, y: number}} */ p) => p.x > -20 && p.x < width + 20 && p.y > -20 && p.y < height + 20;
 
     // Edges, then the best path over them, then the nodes.
@@ -344,7 +414,7 @@ export class TreeView {
     }
     // Labels where the slots are wide enough to read them; the selected program's always, on a
     // backdrop so its neighbours do not cover it.
-    const room = SLOT * view.scale - radius - 4;
+    const room = SLOT * view.sx - radius - 4;
     ctx.textAlign = "left";
     /** @param {TreeNode} node */
     const label = (node) =>
@@ -369,7 +439,10 @@ export class TreeView {
       canvas.dataset.selectedY = p.y.toFixed(1);
     }
     canvas.dataset.drawn = String(drawnNodes);
-    canvas.dataset.scale = view.scale.toFixed(3);
+    canvas.dataset.scale = view.sx.toFixed(3);
+    canvas.dataset.scaleY = view.sy.toFixed(3);
+    canvas.dataset.treeHeight = ((layout.depth + 1) * ROW * view.sy).toFixed(0);
+    canvas.dataset.following = String(this.following);
   }
 }
 

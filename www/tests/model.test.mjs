@@ -31,3 +31,10 @@ test("a remeasured program's fitness moves its island's mean and best, and the l
   assert.ok(Math.abs(model.islandStats[0].sum - 0.95) < 1e-12, String(model.islandStats[0].sum));
   assert.match(model.log.at(-1)?.text ?? "", /measured again \(2 measurements\): fitness 0\.7.* → 0\.45/);
 });
+
+test("64 islands get 64 colours, none repeated", async () => {
+  const { islandColor } = await import("../js/views/color.js");
+  const colours = Array.from({ length: 64 }, (_, i) => islandColor(i));
+  assert.equal(new Set(colours).size, 64);
+  assert.equal(islandColor(3), "#d62728", "the first ten are the categorical palette");
+});

@@ -110,9 +110,17 @@ export function ticks(lo, hi, count) {
 
 const ISLANDS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
-/** @param {number} island */
+/**
+ * An island's colour: the ten categorical colours first, then hues a golden angle apart at
+ * three lightnesses in turn, so 64 islands (or more) each keep a colour of their own.
+ * @param {number} island
+ */
 export function islandColor(island) {
-  return ISLANDS[island % ISLANDS.length];
+  if (island < ISLANDS.length) return ISLANDS[island];
+  const k = island - ISLANDS.length;
+  const hue = (k * 137.508 + 20) % 360;
+  const lightness = [42, 58, 34][k % 3];
+  return `hsl(${hue.toFixed(1)} 70% ${lightness}%)`;
 }
 
 /**

@@ -107,6 +107,11 @@ fn an_openevolve_checkpoint_becomes_the_same_run() {
         let changes = database["programs"][id.as_str().unwrap()]["changes"].as_str().unwrap();
         assert!(changes.contains("error: timed out after 30 s"), "{changes}");
     }
+    // The source's numbering is kept beside evodb's, in the text the playground shows and searches.
+    for (id, program) in database["programs"].as_object().unwrap() {
+        let changes = program["changes"].as_str().unwrap();
+        assert!(changes.contains("OpenEvolve generation ") && changes.contains(", iteration "), "{id}: {changes}");
+    }
     assert!(run.stderr.is_empty() || run.stderr.contains("no longer holds"), "{}", run.stderr);
 }
 
@@ -131,6 +136,7 @@ fn a_shinka_database_becomes_the_same_run() {
         (true, true)
     );
     assert!(gen5["changes"].as_str().unwrap().starts_with("add_5 (diff)"), "{gen5}");
+    assert!(gen5["changes"].as_str().unwrap().ends_with("ShinkaEvolve generation 5"), "{gen5}");
 }
 
 #[test]

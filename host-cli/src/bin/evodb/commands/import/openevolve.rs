@@ -101,6 +101,12 @@ pub(super) fn program(
         changes.push(format!("migrant copy of {}", parent_id.as_deref().unwrap_or("an unknown program")));
     }
     changes.extend(other);
+    // The source's own numbering, beside evodb's: shown with the change and found by search.
+    let iteration = value.get("iteration_found").and_then(Value::as_u64).unwrap_or(0);
+    changes.push(match value.get("generation").and_then(Value::as_u64) {
+        Some(generation) => format!("OpenEvolve generation {generation}, iteration {iteration}"),
+        None => format!("OpenEvolve iteration {iteration}"),
+    });
     let island = island_of.get(id).copied().or_else(|| metadata.and_then(|m| m.get("island")).and_then(Value::as_i64));
     Ok(SourceProgram {
         id: id.to_string(),
@@ -110,7 +116,7 @@ pub(super) fn program(
         extension: extension(text("language").unwrap_or("python")),
         metrics,
         island: island_within(island, islands),
-        iteration: value.get("iteration_found").and_then(Value::as_u64).unwrap_or(0),
+        iteration,
         timestamp: value.get("timestamp").and_then(Value::as_f64).filter(|t| t.is_finite()).unwrap_or(0.0),
         changes: changes.join("\n"),
         status: Status::Accepted,

@@ -267,6 +267,8 @@ impl ShinkaRow {
             changes.push(format!("island copy of {original}"));
         }
         changes.extend(public_other.into_iter().chain(private_other));
+        // The source's own numbering, beside evodb's: shown with the change and found by search.
+        changes.push(format!("ShinkaEvolve generation {}", self.generation));
         let (status, reason) = match self.correct {
             true => (Status::Accepted, None),
             false => (

@@ -11,6 +11,7 @@ import { drawHeatmap, heatmapTooltips } from "./views/heatmap.js";
 import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
+import { MetricsView } from "./views/metrics.js";
 import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
@@ -101,6 +102,15 @@ $("tree-fit").addEventListener("click", () => treeView.fit());
 $("tree-selected").addEventListener("click", () => treeView.centreOn(state.selected ?? state.model.best?.id ?? null));
 $("tree-best").addEventListener("click", () => treeView.centreOn(state.model.best?.id ?? null));
 heatmapTooltips($canvas("heatmap"));
+const metricsView = new MetricsView(
+  $canvas("metrics"),
+  {
+    x: /** @type {HTMLSelectElement} */ ($("metrics-x")),
+    y: /** @type {HTMLSelectElement} */ ($("metrics-y")),
+    mode: /** @type {HTMLSelectElement} */ ($("metrics-mode")),
+  },
+  select,
+);
 
 /** @param {string} text */
 function status(text) {
@@ -248,6 +258,7 @@ function draw() {
     treeView.draw(model, state.selected);
     tableView.draw(model, state.playing);
     bestPathView.draw(model);
+    metricsView.draw(model);
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {
       state.heatmap = heatmapKey;

@@ -1,0 +1,237 @@
+// @ts-check
+// Any two metrics against each other: every placed program the run added as a point (faded once
+// pruned, grey when rejected), coloured by fitness; or, as cells, the best fitness in each bin of
+// a 20 × 20 grid. The live programs no other live program beats on both metrics (each read in its
+// configured direction) are the front: ringed and joined by a staircase, the rest faded. Scrubbing
+// the timeline shows the front at any moment; a click opens the program nearest the pointer.
+
+import { fitnessColor, prepare, theme, ticks } from "./color.js";
+import { fmt } from "../model.js";
+
+/** @import { Model } from "../model.js" */
+/** @import { Program } from "../types.js" */
+
+const PAD = { left: 56, right: 12, top: 10, bottom: 34 };
+const CELLS = 20;
+
+/**
+ * The points no other point beats: `a` dominates `b` when it is at least as good on both
+ * coordinates and better on one (both already signed so that higher is better). Sorted by x,
+ * a sweep from the right keeps each point higher than every point right of it.
+ * @template {{x: number, y: number}} P
+ * @param {P[]} points
+ * @returns {P[]} the front, by x ascending
+ */
+export function paretoFront(points) {
+  const sorted = [...points].sort((a, b) => b.x - a.x || b.y - a.y);
+  /** @type {P[]} */
+  const front = [];
+  let bestY = -Infinity;
+  for (const p of sorted) {
+    if (p.y > bestY) {
+      front.push(p);
+      bestY = p.y;
+    }
+  }
+  return front.reverse();
+}
+
+export class MetricsView {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {{x: HTMLSelectElement, y: HTMLSelectElement, mode: HTMLSelectElement}} controls
+   * @param {(id: string) => void} onSelect
+   */
+  constructor(canvas, controls, onSelect) {
+    this.canvas = canvas;
+    this.controls = controls;
+    this.drawn = "";
+    this.names = "";
+    /** @type {{x: number, y: number, id: string}[]} screen points, for clicks and tooltips */
+    this.hits = [];
+    /** @type {Model | null} */
+    this.model = null;
+    canvas.addEventListener("click", (e) => {
+      const hit = this.nearest(e);
+      if (hit) onSelect(hit.id);
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      const hit = this.nearest(e);
+      const program = hit && this.model?.known.get(hit.id);
+      canvas.title = program ? this.tooltip(program) : "";
+    });
+    for (const select of Object.values(controls)) select.addEventListener("change", () => this.redraw());
+  }
+
+  redraw() {
+    this.drawn = "";
+    if (this.model) this.draw(this.model);
+  }
+
+  /** @param {MouseEvent} e */
+  nearest(e) {
+    const rect = this.canvas.getBoundingClientRect();
+    const [x, y] = [e.clientX - rect.left, e.clientY - rect.top];
+    let nearest = null;
+    let best = 8 ** 2;
+    for (const hit of this.hits) {
+      const d = (hit.x - x) ** 2 + (hit.y - y) ** 2;
+      if (d < best) [nearest, best] = [hit, d];
+    }
+    return nearest;
+  }
+
+  /** @param {Program} program */
+  tooltip(program) {
+    const { x, y } = this.controls;
+    return `${program.id}\n${x.value} ${fmt(program.metrics[x.value])}, ${y.value} ${fmt(program.metrics[y.value])}, fitness ${fmt(program.fitness)}`;
+  }
+
+  /**
+   * The metric names the run's programs report, offered in both selects; the config's
+   * objectives (or the first two names) chosen first.
+   * @param {Model} model
+   */
+  offer(model) {
+    /** @type {Set<string>} */
+    const names = new Set();
+    for (const program of model.known.values()) for (const name of Object.keys(program.metrics)) names.add(name);
+    const sorted = [...names].sort();
+    const key = sorted.join("\u0000");
+    if (key === this.names) return sorted;
+    this.names = key;
+    const selection = /** @type {{objectives?: string[]} | undefined} */ (/** @type {any} */ (model.config).selection);
+    const preferred = (selection?.objectives ?? []).filter((name) => names.has(name));
+    const [first, second] = [...preferred, ...sorted.filter((n) => !preferred.includes(n))];
+    for (const [select, fallback] of /** @type {const} */ ([[this.controls.x, first], [this.controls.y, second ?? first]])) {
+      const kept = names.has(select.value) ? select.value : fallback;
+      select.replaceChildren(...sorted.map((name) => new Option(name, name)));
+      if (kept) select.value = kept;
+    }
+    return sorted;
+  }
+
+  /** @param {Model} model */
+  draw(model) {
+    this.model = model;
+    const { canvas, controls } = this;
+    const key = () =>
+      `${model.version}|${canvas.clientWidth}|${controls.x.value}|${controls.y.value}|${controls.mode.value}|${model.range().join()}`;
+    if (key() === this.drawn) return;
+    const names = this.offer(model);
+    this.drawn = key();
+    const { ctx, width, height } = prepare(canvas);
+    const colours = theme();
+    this.hits = [];
+    const [mx, my] = [controls.x.value, controls.y.value];
+    if (names.length === 0 || !mx || !my) {
+      ctx.fillStyle = colours.muted;
+      ctx.fillText("No metrics yet.", 12, 20);
+      canvas.dataset.points = "0";
+      canvas.dataset.front = "0";
+      return;
+    }
+    /** @param {string} name */
+    const sign = (name) => (/** @type {Record<string, string>} */ (model.config.directions ?? {})[name] === "min" ? -1 : 1);
+    const [sx, sy] = [sign(mx), sign(my)];
+    const programs = [...model.known.values()].filter(
+      (p) => p.placed && Number.isFinite(p.metrics[mx]) && Number.isFinite(p.metrics[my]),
+    );
+    const xs = programs.map((p) => p.metrics[mx]);
+    const ys = programs.map((p) => p.metrics[my]);
+    const span = (/** @type {number[]} */ values) => {
+      // (A loop: spreading 100,000 values into Math.min would overflow the call stack.)
+      let [lo, hi] = [Infinity, -Infinity];
+      for (const v of values) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
+      return hi > lo ? [lo, hi] : [lo - 0.5, hi + 0.5];
+    };
+    const [xlo, xhi] = programs.length ? span(xs) : [0, 1];
+    const [ylo, yhi] = programs.length ? span(ys) : [0, 1];
+    const plotW = width - PAD.left - PAD.right;
+    const plotH = height - PAD.top - PAD.bottom;
+    const px = (/** @type {number} */ v) => PAD.left + ((v - xlo) / (xhi - xlo)) * plotW;
+    const py = (/** @type {number} */ v) => PAD.top + plotH - ((v - ylo) / (yhi - ylo)) * plotH;
+    this.axes(ctx, colours, { xlo, xhi, ylo, yhi, plotW, plotH, px, py, mx, my, sx, sy });
+    const range = model.range();
+
+    const live = programs.filter((p) => model.programs.has(p.id) && p.status !== "rejected");
+    const front = paretoFront(live.map((p) => ({ x: sx * p.metrics[mx], y: sy * p.metrics[my], p })));
+    const onFront = new Set(front.map((f) => f.p.id));
+    if (controls.mode.value === "cells") {
+      /** @type {Map<number, number>} */
+      const best = new Map();
+      for (const p of live) {
+        const c = Math.min(CELLS - 1, Math.floor(((p.metrics[mx] - xlo) / (xhi - xlo)) * CELLS));
+        const r = Math.min(CELLS - 1, Math.floor(((p.metrics[my] - ylo) / (yhi - ylo)) * CELLS));
+        best.set(c + r * CELLS, Math.max(best.get(c + r * CELLS) ?? -Infinity, p.fitness));
+      }
+      const [w, h] = [plotW / CELLS, plotH / CELLS];
+      for (const [cell, fitness] of best) {
+        ctx.fillStyle = fitnessColor(fitness, range);
+        ctx.fillRect(PAD.left + (cell % CELLS) * w, PAD.top + plotH - (Math.floor(cell / CELLS) + 1) * h, w - 1, h - 1);
+      }
+    } else {
+      for (const p of programs) {
+        const liveHere = model.programs.has(p.id);
+        ctx.globalAlpha = onFront.has(p.id) ? 1 : liveHere ? 0.45 : 0.15;
+        ctx.fillStyle = p.status === "rejected" ? "#a0a0a0" : fitnessColor(p.fitness, range);
+        const [x, y] = [px(p.metrics[mx]), py(p.metrics[my])];
+        ctx.fillRect(x - 2, y - 2, 4, 4);
+        this.hits.push({ x, y, id: p.id });
+      }
+      ctx.globalAlpha = 1;
+    }
+    // The front: a staircase through its points, each ringed.
+    ctx.strokeStyle = "#e8590c";
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    front.forEach((f, i) => {
+      const [x, y] = [px(f.p.metrics[mx]), py(f.p.metrics[my])];
+      if (i === 0) ctx.moveTo(x, y);
+      else {
+        const prev = front[i - 1].p;
+        ctx.lineTo(x, py(prev.metrics[my]));
+        ctx.lineTo(x, y);
+      }
+    });
+    ctx.stroke();
+    for (const f of front) {
+      const [x, y] = [px(f.p.metrics[mx]), py(f.p.metrics[my])];
+      ctx.beginPath();
+      ctx.arc(x, y, 4.5, 0, 2 * Math.PI);
+      ctx.stroke();
+      if (controls.mode.value === "cells") this.hits.push({ x, y, id: f.p.id });
+    }
+    canvas.dataset.points = String(programs.length);
+    canvas.dataset.front = String(front.length);
+    canvas.dataset.frontIds = front.map((f) => f.p.id).join(" ");
+    canvas.dataset.frontAt = JSON.stringify(
+      front.map((f) => ({ id: f.p.id, x: Math.round(px(f.p.metrics[mx])), y: Math.round(py(f.p.metrics[my])) })),
+    );
+  }
+
+  /**
+   * Ticks and names on both axes; a metric read as `min` says so.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {ReturnType<typeof theme>} colours
+   * @param {{xlo: number, xhi: number, ylo: number, yhi: number, plotW: number, plotH: number,
+   *   px: (v: number) => number, py: (v: number) => number, mx: string, my: string, sx: number, sy: number}} a
+   */
+  axes(ctx, colours, a) {
+    ctx.strokeStyle = colours.line;
+    ctx.strokeRect(PAD.left, PAD.top, a.plotW, a.plotH);
+    ctx.fillStyle = colours.muted;
+    ctx.textAlign = "center";
+    for (const t of ticks(a.xlo, a.xhi, 6)) ctx.fillText(fmt(t), a.px(t), PAD.top + a.plotH + 12);
+    ctx.fillText(`${a.mx}${a.sx < 0 ? " (lower is better)" : ""}`, PAD.left + a.plotW / 2, PAD.top + a.plotH + 27);
+    ctx.textAlign = "right";
+    for (const t of ticks(a.ylo, a.yhi, 5)) ctx.fillText(fmt(t), PAD.left - 4, a.py(t) + 4);
+    ctx.save();
+    ctx.translate(12, PAD.top + a.plotH / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = "center";
+    ctx.fillText(`${a.my}${a.sy < 0 ? " (lower is better)" : ""}`, 0, 0);
+    ctx.restore();
+    ctx.textAlign = "left";
+  }
+}

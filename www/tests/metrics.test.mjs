@@ -1,0 +1,69 @@
+// Metric against metric, in headless Chromium served by the real `evodb view`: a kernel run with
+// `accuracy` (higher is better) and `latency` (lower is better, `--direction latency=min`) shows
+// every program as a point, and the front the page rings is exactly the live programs no other
+// live program beats on both, worked out here by brute force; a click on a front point opens that
+// program; the cells mode draws the same front. Screenshot: target/www-screenshots/metrics.png.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { paretoFront } from "../js/views/metrics.js";
+import { browserSuite, data, evodb, shots } from "./helpers.mjs";
+
+const { work, view, open } = browserSuite("metrics");
+
+test("paretoFront keeps exactly the points nothing beats on both coordinates", () => {
+  const points = [];
+  let state = 7;
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 400; i++) points.push({ x: Math.round(next() * 50), y: Math.round(next() * 50), i });
+  const dominated = (a, b) => b.x >= a.x && b.y >= a.y && (b.x > a.x || b.y > a.y);
+  const expected = points.filter((a) => !points.some((b) => dominated(a, b)));
+  // Equal points are one front member each time they occur, by the sweep's order: compare the set of coordinates.
+  const key = (p) => `${p.x},${p.y}`;
+  assert.deepEqual(new Set(paretoFront(points).map(key)), new Set(expected.map(key)));
+});
+
+test("the front of two metrics, one minimised, is the one brute force finds, and a click opens its program", async () => {
+  mkdirSync(work, { recursive: true });
+  const dir = `${work}/kernel`;
+  execFileSync(evodb, ["init", dir, "--numIslands", "2", "--maxIslandSize", "40", "--fitness", "primary:accuracy", "--direction", "latency=min"]);
+  const file = `${work}/k.py`;
+  const programs = [];
+  let state = 3;
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 60; i++) {
+    writeFileSync(file, `def kernel():\n    return ${i}\n`);
+    const metrics = { accuracy: Math.round(next() * 1000) / 1000, latency: Math.round(next() * 100) / 10 };
+    const flags = ["--codePath", "k.py", "--targetCodeFile", file, "--metrics", JSON.stringify(metrics), "--changes", `v${i}`];
+    const command = i === 0 ? ["seed", dir, ...flags] : ["add", dir, ...flags, "--parentId", programs[0].id];
+    programs.push({ id: JSON.parse(execFileSync(evodb, command).toString()).id, ...metrics });
+  }
+  // 2 islands of 40 hold all 60: every program is live.
+  const candidates = programs;
+  const beats = (b, a) => b.accuracy >= a.accuracy && b.latency <= a.latency && (b.accuracy > a.accuracy || b.latency < a.latency);
+  const expected = candidates.filter((a) => !candidates.some((b) => beats(b, a))).map((p) => p.id).sort();
+
+  const { page, errors } = await open(await view(dir), { width: 1440, height: 1000 });
+  await page.locator("#metrics").scrollIntoViewIfNeeded();
+  await page.selectOption("#metrics-x", "accuracy");
+  await page.selectOption("#metrics-y", "latency");
+  const shown = () => page.evaluate(() => ({ ...document.querySelector("#metrics").dataset }));
+  let seen = await shown();
+  assert.equal(Number(seen.points), programs.length, "every program is a point");
+  assert.deepEqual(seen.frontIds.split(" ").sort(), expected, "the ringed front is the brute-force front");
+  await page.locator("#metrics-figure").screenshot({ path: `${shots}/metrics.png` });
+
+  // A click where the page drew a front point opens that program.
+  const target = expected[0];
+  const point = JSON.parse(seen.frontAt).find((p) => p.id === target);
+  await page.locator("#metrics").click({ position: { x: point.x, y: point.y } });
+  await page.waitForFunction((id) => document.body.dataset.selected === id, target);
+
+  await page.selectOption("#metrics-mode", "cells");
+  seen = await shown();
+  assert.deepEqual(seen.frontIds.split(" ").sort(), expected, "the cells draw the same front");
+  assert.deepEqual(errors, []);
+  assert.equal((await data(page)).selected, target);
+  console.log(`metric against metric: ${programs.length} programs, front of ${expected.length}`);
+});

@@ -12,6 +12,7 @@ import { EventsView, TopView } from "./views/panels.js";
 import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
 import { MetricsView } from "./views/metrics.js";
+import { DiversityView } from "./views/diversity.js";
 import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
@@ -102,6 +103,7 @@ $("tree-fit").addEventListener("click", () => treeView.fit());
 $("tree-selected").addEventListener("click", () => treeView.centreOn(state.selected ?? state.model.best?.id ?? null));
 $("tree-best").addEventListener("click", () => treeView.centreOn(state.model.best?.id ?? null));
 heatmapTooltips($canvas("heatmap"));
+const diversityView = new DiversityView($canvas("diversity"));
 const metricsView = new MetricsView(
   $canvas("metrics"),
   {
@@ -259,6 +261,7 @@ function draw() {
     tableView.draw(model, state.playing);
     bestPathView.draw(model);
     metricsView.draw(model);
+    diversityView.draw(model);
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {
       state.heatmap = heatmapKey;

@@ -3,6 +3,8 @@
 // `migrated`, `evicted`, `archive`, …): the live simulation and a replayed history.ndjson feed
 // the same model, so scrubbing the timeline is re-applying a prefix of one event list.
 
+import { Diversity } from "./diversity.js";
+
 /** @import { Config, IslandTotals, LogEntry, Point, Program, RunEvent, AddedEvent } from "./types.js" */
 
 /** The live simulation keeps this many event lines (a saved run keeps every one). */
@@ -27,6 +29,7 @@ export class Model {
    */
   bestSoFar;
   /** The engine's best program (see `setBest`). @type {Program | null} */ best;
+  /** Distinct code and cells among the live programs, over time. @type {Diversity} */ diversity;
   /** [lowest, highest] fitness ever added. @type {[number, number]} */ fitnessRange;
   /** The elite archive's ids. @type {Set<string>} */ archive;
   /** @type {{added: number, rejected: number, errors: number, cached: number, migrated: number, evicted: number, sampled: number}} */ counts;
@@ -69,6 +72,7 @@ export class Model {
     this.islandStats = Array.from({ length: this.numIslands }, () => ({ sum: 0, count: 0, best: null, improvedAt: null, bestEver: null }));
     this.series = Array.from({ length: this.numIslands }, () => []);
     this.bestSoFar = [];
+    this.diversity = new Diversity();
     this.best = null;
     this.fitnessRange = [Infinity, -Infinity];
     this.archive = new Set();
@@ -173,6 +177,8 @@ export class Model {
       order: this.order++,
       placed: true,
     };
+    // The population as the previous add left it (its evictions and migrations done).
+    this.diversity.record(this.counts.added);
     this.counts.added += 1;
     if (event.status === "rejected") this.counts.rejected += 1;
     const record = this.bestSoFar.at(-1);
@@ -181,6 +187,7 @@ export class Model {
     }
     this.known.set(program.id, program);
     this.programs.set(program.id, program);
+    this.diversity.enter(program);
     const siblings = this.children.get(parentId);
     if (siblings) siblings.push(program.id);
     else this.children.set(parentId, [program.id]);
@@ -271,6 +278,7 @@ export class Model {
       const copy = { ...original, id: copyId, island: to, migratedFrom: id, cell, order: this.order++ };
       this.known.set(copyId, copy);
       this.programs.set(copyId, copy);
+      this.diversity.enter(copy);
       this.join(to, copy, true);
       this.note("migrated", `${short(id)} copied from island ${from} to ${to} as ${short(copyId)}`, copyId);
     } else {
@@ -290,7 +298,7 @@ export class Model {
       if (stats.best === program) stats.best = this.islandBest(island);
       this.point(island);
     }
-    if (deleted) this.programs.delete(id);
+    if (deleted && this.programs.delete(id) && program) this.diversity.leave(program);
     this.version += 1;
     this.note("evicted", `${short(id)} evicted from island ${island}${deleted ? " (deleted)" : ""}`, id);
   }

@@ -63,6 +63,10 @@ test("the front of two metrics, one minimised, is the one brute force finds, and
   await page.selectOption("#metrics-mode", "cells");
   seen = await shown();
   assert.deepEqual(seen.frontIds.split(" ").sort(), expected, "the cells draw the same front");
+  // The diversity chart counts the same run: 60 live programs, 60 distinct code texts.
+  const diversity = await page.evaluate(() => ({ ...document.querySelector("#diversity").dataset }));
+  assert.deepEqual([diversity.live, diversity.unique], ["60", "60"]);
+  await page.locator("#diversity-figure").screenshot({ path: `${shots}/diversity.png` });
   assert.deepEqual(errors, []);
   assert.equal((await data(page)).selected, target);
   console.log(`metric against metric: ${programs.length} programs, front of ${expected.length}`);

@@ -38,3 +38,25 @@ test("64 islands get 64 colours, none repeated", async () => {
   assert.equal(new Set(colours).size, 64);
   assert.equal(islandColor(3), "#d62728", "the first ten are the categorical palette");
 });
+
+test("diversity counts the live programs' distinct code and cells, and a long run's series starts at its start", async () => {
+  const { createRequire } = await import("node:module");
+  const { Simulation } = createRequire(import.meta.url)("../../wasm/pkg/evodb.cjs");
+  const sim = new Simulation(
+    { numIslands: 3, maxIslandSize: 30, features: [{ kind: "island" }, { kind: "codeLines", thresholds: [3, 6, 9] }] },
+    4,
+    { terms: 3, ruggedness: 0.2 },
+  );
+  const model = new Model();
+  for (const event of sim.step(6000)) model.apply(event);
+  // Worked out independently, from the database the engine saved.
+  const saved = JSON.parse(sim.toJson());
+  const live = Object.values(saved.programs);
+  const { diversity } = model;
+  assert.equal(diversity.live, live.length);
+  assert.equal(diversity.codes.size, new Set(live.map((p) => p.targetCode)).size);
+  assert.equal(diversity.cells.size, new Set(live.filter((p) => p.cell).map((p) => p.cell.join(","))).size);
+  assert.ok(diversity.cells.size > 1 && diversity.codes.size > 1, "the run fills cells and varies its code");
+  assert.ok(diversity.series.length <= 4096, `${diversity.series.length} points`);
+  assert.equal(diversity.series[0].x, 0, "thinning keeps the first point");
+});

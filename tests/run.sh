@@ -80,6 +80,15 @@ EVODB_BIN="$PWD/target/release/evodb" python/.venv/bin/pytest -q -s -p no:cachep
 (cd python && .venv/bin/mypy --strict src/evodb examples/every_method.py tests bench)
 python/.venv/bin/python python/examples/every_method.py target/python-example/database >/dev/null
 target/release/evodb validate --history target/python-example/database
+# The sdist carries the component too: built here, installed into another fresh venv (pip builds
+# its wheel away from this repository), it runs the same example to a database evodb validates.
+rm -rf target/python-sdist
+(cd python && .venv/bin/python -m hatchling build -t sdist -d ../target/python-sdist >/dev/null)
+python3 -m venv target/python-sdist/venv
+target/python-sdist/venv/bin/pip install -q --disable-pip-version-check target/python-sdist/evodb-*.tar.gz
+target/python-sdist/venv/bin/python python/examples/every_method.py target/python-sdist/database >/dev/null
+target/release/evodb validate --history target/python-sdist/database
+echo "python sdist: built, installed into a fresh venv, example ran, database valid"
 
 # --- the main job still runs end to end -----------------------------------------------------
 rm -rf target/demo-smoke

@@ -49,6 +49,8 @@ test("the front of two metrics, one minimised, is the one brute force finds, and
   await page.selectOption("#metrics-x", "accuracy");
   await page.selectOption("#metrics-y", "latency");
   const shown = () => page.evaluate(() => ({ ...document.querySelector("#metrics").dataset }));
+  // (The view draws once on screen.)
+  await page.waitForFunction(() => document.querySelector("#metrics").dataset.axes === "accuracy latency");
   let seen = await shown();
   assert.equal(Number(seen.points), programs.length, "every program is a point");
   assert.deepEqual(seen.frontIds.split(" ").sort(), expected, "the ringed front is the brute-force front");
@@ -61,9 +63,12 @@ test("the front of two metrics, one minimised, is the one brute force finds, and
   await page.waitForFunction((id) => document.body.dataset.selected === id, target);
 
   await page.selectOption("#metrics-mode", "cells");
+  await page.waitForFunction(() => document.querySelector("#metrics").dataset.mode === "cells");
   seen = await shown();
   assert.deepEqual(seen.frontIds.split(" ").sort(), expected, "the cells draw the same front");
   // The diversity chart counts the same run: 60 live programs, 60 distinct code texts.
+  await page.locator("#diversity").scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector("#diversity").dataset.live === "60");
   const diversity = await page.evaluate(() => ({ ...document.querySelector("#diversity").dataset }));
   assert.deepEqual([diversity.live, diversity.unique], ["60", "60"]);
   await page.locator("#diversity-figure").screenshot({ path: `${shots}/diversity.png` });

@@ -4,6 +4,7 @@
 // from live means the population is filling with copies.
 
 import { prepare, theme, ticks } from "./color.js";
+import { Throttle, watchOnScreen } from "./onscreen.js";
 
 /** @import { Model } from "../model.js" */
 /** @import { DiversityPoint } from "../diversity.js" */
@@ -21,13 +22,23 @@ export class DiversityView {
   constructor(canvas) {
     this.canvas = canvas;
     this.drawn = "";
+    /** @type {Model | null} */
+    this.model = null;
+    // Drawn only on screen, and a few times a second while a run moves.
+    this.onScreen = watchOnScreen(canvas, () => {
+      this.drawn = "";
+      this.throttle.last = -Infinity;
+      if (this.model) this.draw(this.model);
+    });
+    this.throttle = new Throttle(250, () => this.model && this.draw(this.model));
   }
 
   /** @param {Model} model */
   draw(model) {
+    this.model = model;
     const { canvas } = this;
     const key = `${model.version}|${canvas.clientWidth}`;
-    if (key === this.drawn) return;
+    if (key === this.drawn || !this.onScreen() || !this.throttle.due()) return;
     this.drawn = key;
     const { ctx, width, height } = prepare(canvas);
     const colours = theme();

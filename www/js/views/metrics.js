@@ -6,6 +6,7 @@
 // the timeline shows the front at any moment; a click opens the program nearest the pointer.
 
 import { fitnessColor, prepare, theme, ticks } from "./color.js";
+import { Throttle, watchOnScreen } from "./onscreen.js";
 import { fmt } from "../model.js";
 
 /** @import { Model } from "../model.js" */
@@ -46,6 +47,9 @@ export class MetricsView {
     this.canvas = canvas;
     this.controls = controls;
     this.drawn = "";
+    // Drawn only on screen, and a few times a second while a run moves.
+    this.onScreen = watchOnScreen(canvas, () => this.redraw());
+    this.throttle = new Throttle(250, () => this.model && this.draw(this.model));
     this.names = "";
     /** @type {{x: number, y: number, id: string}[]} screen points, for clicks and tooltips */
     this.hits = [];
@@ -63,8 +67,10 @@ export class MetricsView {
     for (const select of Object.values(controls)) select.addEventListener("change", () => this.redraw());
   }
 
+  /** Draws now: the reader changed what to show. */
   redraw() {
     this.drawn = "";
+    this.throttle.last = -Infinity;
     if (this.model) this.draw(this.model);
   }
 
@@ -117,7 +123,7 @@ export class MetricsView {
     const { canvas, controls } = this;
     const key = () =>
       `${model.version}|${canvas.clientWidth}|${controls.x.value}|${controls.y.value}|${controls.mode.value}|${model.range().join()}`;
-    if (key() === this.drawn) return;
+    if (key() === this.drawn || !this.onScreen() || !this.throttle.due()) return;
     const names = this.offer(model);
     this.drawn = key();
     const { ctx, width, height } = prepare(canvas);
@@ -203,6 +209,8 @@ export class MetricsView {
       if (controls.mode.value === "cells") this.hits.push({ x, y, id: f.p.id });
     }
     canvas.dataset.points = String(programs.length);
+    canvas.dataset.mode = controls.mode.value;
+    canvas.dataset.axes = `${mx} ${my}`;
     canvas.dataset.front = String(front.length);
     canvas.dataset.frontIds = front.map((f) => f.p.id).join(" ");
     canvas.dataset.frontAt = JSON.stringify(

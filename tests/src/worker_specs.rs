@@ -94,3 +94,34 @@ pub(crate) fn admission_and_cost() -> Vec<Vector> {
         ops,
     )]
 }
+
+/// Issue 41 (in-flight-aware sampling, vector 77): with `pending: "aware"`, four samples taken
+/// before any answer go to four islands, and exploitation on an island skips a top parent that
+/// is already being worked on; `database.json` keeps the open work (`evodb.inFlight`); an add
+/// naming a parent settles one entry; the history replays it.
+pub(crate) fn in_flight() -> Vec<Vector> {
+    let ops = vec![
+        add(req("p0", "0", 0.5), T0),
+        add(req("p1", "p0", 0.6), T0 + 1.0),
+        add(req("p2", "p0", 0.7), T0 + 2.0),
+        add(req("p3", "p1", 0.55), T0 + 3.0),
+        add(req("p4", "p2", 0.65), T0 + 4.0),
+        op("sample"),
+        op("sample"),
+        op("sample"),
+        op("sample"),
+        op("snapshot"),
+        add(req("c1", "p2", 0.8), T0 + 5.0),
+        op("sample"),
+        plan(2),
+        op("events"),
+        op("snapshot"),
+    ];
+    vec![vector(
+        "in-flight-aware-sampling",
+        "pending aware: concurrent samples spread over islands and parents; open work is saved and settled by \
+         the add that answers it",
+        json!({"numIslands": 4, "operators": {}, "pending": "aware"}),
+        ops,
+    )]
+}

@@ -57,6 +57,25 @@ pub enum MigrationMode {
     Copy,
 }
 
+/// Whether sampling accounts for work handed out and not yet answered (`in_flight_penalty`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum PendingMode {
+    /// The seed's rule: every sample is drawn as if it were the only one.
+    #[default]
+    Ignore,
+    /// Concurrent samples spread: each goes to the island with the least work in flight, and
+    /// exploitation prefers a top parent nobody is working on.
+    Aware,
+}
+
+impl PendingMode {
+    fn is_ignore(&self) -> bool {
+        *self == PendingMode::Ignore
+    }
+}
+
 /// Where inspirations are drawn from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
@@ -139,6 +158,10 @@ pub struct Config {
     /// near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub near_duplicate: Option<f64>,
+    /// `aware`: sampling and planning account for parents handed out and not yet answered
+    /// (`in_flight_penalty`); `ignore` (the default) is the seed's.
+    #[serde(skip_serializing_if = "PendingMode::is_ignore")]
+    pub pending: PendingMode,
     /// Budget and stopping rules; all off by default.
     pub stopping: StopRules,
     /// How much run memory (`notes`) each sample and plan item carries.
@@ -260,6 +283,7 @@ impl Default for Config {
             operators: None,
             dedupe: false,
             near_duplicate: None,
+            pending: PendingMode::Ignore,
             stopping: StopRules::default(),
             notes: NoteLimits::default(),
             targets: Vec::new(),

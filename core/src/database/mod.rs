@@ -15,7 +15,7 @@ pub use candidates::code_hash;
 pub(crate) use candidates::{AttributionRow, CachedResult, CandidateLog, TargetProgress};
 pub use events::Event;
 pub(crate) use island::Island;
-pub(crate) use pending::{HeldAnswer, PendingItem, PrunedProgram, SampledItem};
+pub(crate) use pending::{HeldAnswer, InFlight, PendingItem, PrunedProgram, SampledItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 
@@ -61,6 +61,9 @@ pub struct Database {
     /// Operator samples not yet answered, oldest first (`rules/sampled_islands.rs`); always
     /// empty with `operators` off.
     pub(crate) sampled: Vec<SampledItem>,
+    /// Work handed out and not yet answered, oldest first (`rules/in_flight.rs`); always empty
+    /// unless the config's `pending` is `aware`.
+    pub(crate) in_flight: Vec<InFlight>,
     /// The newest pruned programs, oldest first (`rules/pruned_retries.rs`): a retried add of
     /// one is answered, not added again.
     pub(crate) pruned: Vec<PrunedProgram>,
@@ -103,6 +106,7 @@ impl Database {
             plan_cursor: 0,
             pending: Vec::new(),
             sampled: Vec::new(),
+            in_flight: Vec::new(),
             pruned: Vec::new(),
             notes: Vec::new(),
             synergies: Vec::new(),

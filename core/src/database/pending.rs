@@ -56,6 +56,15 @@ pub(crate) struct SampledItem {
     pub operator: Operator,
 }
 
+/// Work on `parent_id` handed out for a child on `island` and not yet answered
+/// (`rules/in_flight.rs`); kept only with `pending: "aware"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct InFlight {
+    pub parent_id: String,
+    pub island: u32,
+}
+
 /// A pruned program, as `answered_pruned_retry` recognises a retry of its add: its id, a digest
 /// of the fields a retry repeats (`Program::is_repeated_by`'s, but the operator), and its
 /// operator.

@@ -149,6 +149,23 @@ pub(crate) fn candidate_problems(db: &StoredDatabase) -> Vec<String> {
                 crate::rules::MAX_SAMPLED
             ));
         }
+        for (i, entry) in ext.in_flight.iter().enumerate() {
+            if entry.island as usize >= n {
+                problems.push(format!(
+                    "`evodb.inFlight[{i}]` (parent `{}`) names island {} but islands are 0..{}",
+                    entry.parent_id,
+                    entry.island,
+                    n.saturating_sub(1)
+                ));
+            }
+        }
+        if ext.in_flight.len() > crate::rules::MAX_IN_FLIGHT {
+            problems.push(format!(
+                "`evodb.inFlight` holds {} entries; evodb keeps at most {}",
+                ext.in_flight.len(),
+                crate::rules::MAX_IN_FLIGHT
+            ));
+        }
     }
     problems
 }

@@ -25,7 +25,7 @@ use crate::database::CandidateLog;
 use crate::database::PendingItem;
 use crate::database::Program;
 use crate::database::{Database, MAX_SEED};
-use crate::database::{PrunedProgram, SampledItem};
+use crate::database::{InFlight, PrunedProgram, SampledItem};
 use crate::error::{Error, Result, parse_json};
 use crate::format::invariants::structural_problems;
 use crate::json_text::to_pretty_js;
@@ -102,6 +102,9 @@ pub(crate) struct Extension {
     /// Operator samples not yet answered (`sampled_island`); absent with `operators` off.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) sampled: Vec<SampledItem>,
+    /// Work handed out and not yet answered (`in_flight_penalty`); absent unless `pending` is `aware`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) in_flight: Vec<InFlight>,
     /// The newest pruned programs (`answered_pruned_retry`); absent until one is pruned.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pruned: Vec<PrunedProgram>,
@@ -283,6 +286,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
         plan_cursor: 0,
         pending: Vec::new(),
         sampled: Vec::new(),
+        in_flight: Vec::new(),
         pruned: Vec::new(),
         notes: Vec::new(),
         synergies: Vec::new(),
@@ -299,6 +303,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.plan_cursor = ext.plan_cursor;
     db.pending = ext.pending;
     db.sampled = ext.sampled;
+    db.in_flight = ext.in_flight;
     db.pruned = ext.pruned;
     if let Some((i, note)) = ext.notes.iter().enumerate().find(|(_, note)| note.text.len() > MAX_NOTE_BYTES) {
         return Err(Error::corrupt(format!(
@@ -405,6 +410,7 @@ impl Serialize for StoredDatabaseRef<'_> {
             plan_cursor: db.plan_cursor,
             pending: db.pending.clone(),
             sampled: db.sampled.clone(),
+            in_flight: db.in_flight.clone(),
             pruned: db.pruned.clone(),
             notes: db.notes.clone(),
             synergies: db.synergies.clone(),

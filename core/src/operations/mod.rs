@@ -151,6 +151,7 @@ impl Database {
             Some((index, _, _)) => drop(self.pending.remove(index)),
             None => self.consume_sample(&request),
         }
+        self.settle_in_flight(&request.parent_id);
         let (status, reason) = self.decide_status(&request, parent, fitness);
         let beats_parent = parent.is_some_and(|slot| fitness > self.population.get(slot).fitness);
         self.attribute(&request, operator, Some(island), beats_parent, false);
@@ -243,6 +244,7 @@ impl Database {
             Some((index, _, _)) => drop(self.pending.remove(index)),
             None => self.consume_sample(&request),
         }
+        self.settle_in_flight(&request.parent_id);
         let event_request = self.events.is_some().then(|| request.clone());
         let id = self.answer_id(&request);
         let seq = self.next_seq();
@@ -290,6 +292,7 @@ impl Database {
             Some((index, _, _)) => drop(self.pending.remove(index)),
             None => self.consume_sample(&request),
         }
+        self.settle_in_flight(&request.parent_id);
         self.count_evaluation(false);
         self.count_target_evaluation(scope, false);
         let operator = request.operator.or(planned.map(|(_, _, operator)| operator));

@@ -91,10 +91,11 @@ impl Database {
     }
 
     /// Exploitation: the island's best, the most recent on ties; an empty island falls back to
-    /// the population's best.
+    /// the population's best. With `pending: "aware"`, the best of the island's
+    /// `exploitationTop` with the least work in flight (`least_busy_top`).
     fn exploit(&mut self, at: Reach) -> Work {
         let island = at.target.unwrap_or(at.home);
-        let parent = self.island_best(island).or_else(|| self.population_best_recent(at.scope));
+        let parent = self.exploitation_parent(island).or_else(|| self.population_best_recent(at.scope));
         Work {
             operator: Operator::Exploitation,
             island,
@@ -107,13 +108,17 @@ impl Database {
 
     /// Exploration: the island with the fewest members (the lowest number on ties), avoiding the
     /// islands of the last 3 candidates when they were all rejected; its best member is the
-    /// starting point, or — for an empty island — the initial program ("from scratch").
+    /// starting point, or — for an empty island — the initial program ("from scratch"). With
+    /// `pending: "aware"`, the children in flight to an island count as its members.
     fn explore(&mut self, at: Reach, avoid_recent: bool) -> Work {
         let island = at.target.unwrap_or_else(|| {
             let recent: Vec<u32> = if avoid_recent { self.candidates.recent_islands(3).collect() } else { Vec::new() };
             let unused: Vec<u32> = self.config.scope_islands(at.scope).filter(|i| !recent.contains(i)).collect();
             let pool = if unused.is_empty() { self.config.scope_islands(at.scope).collect() } else { unused };
-            *pool.iter().min_by_key(|&&i| (self.islands[i as usize].len(), i)).expect("at least one island")
+            *pool
+                .iter()
+                .min_by_key(|&&i| (self.islands[i as usize].len() + self.in_flight_to(i), i))
+                .expect("at least one island")
         });
         let parent = match self.island_best(island) {
             Some(slot) => Some(slot),
@@ -207,6 +212,21 @@ impl Database {
             donor_island: Some(donor),
             forced_by: None,
         })
+    }
+
+    /// Exploitation's parent on `island`: its best, or with work in flight (`pending: "aware"`)
+    /// the best of its `exploitationTop` that the least work is open on.
+    fn exploitation_parent(&self, island: u32) -> Option<u32> {
+        if !self.pending_aware() || self.in_flight.is_empty() {
+            return self.island_best(island);
+        }
+        let best = self.island_best(island)?;
+        let members = &self.islands[island as usize];
+        let top = members.len().min(self.config.exploitation_top.max(1) as usize);
+        // The island's best first (the most recent of an exact tie), then the rest of its top.
+        let mut ranked = vec![best];
+        ranked.extend(members.top(top).map(|key| key.slot).filter(|&slot| slot != best).take(top - 1));
+        self.least_busy_top(ranked).first().copied()
     }
 
     /// The island's best member, the most recently added among exact ties.

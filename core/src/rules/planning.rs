@@ -44,6 +44,7 @@ impl Database {
             let scope = self.config.target_of_island(island);
             let target = self.config.target_id(scope).map(str::to_string);
             let work = self.draw_work(Some(island), scope, island);
+            self.hand_out(work.parent, island);
             let id = |slot: u32| self.population.get(slot).program.id.to_string();
             let parent_ids: Vec<String> = [work.parent, work.second_parent].into_iter().flatten().map(id).collect();
             let notes = self.recent_notes(target.as_deref(), parent_ids.first().map(String::as_str));

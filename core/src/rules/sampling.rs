@@ -32,6 +32,7 @@ impl Database {
         let named = self.config.scope_of("target", target)?;
         let scope = named.or(self.config.target_of_island(self.current_island));
         let home = self.island_in(scope, self.current_island);
+        let home = self.least_busy_island(scope, home);
         let mut sample = match self.config.operators.is_some() {
             true => self.sample_with_operator(scope, home),
             false => self.sample_seed(scope, home),
@@ -73,6 +74,7 @@ impl Database {
 
     fn sample_seed(&mut self, scope: Scope, island: u32) -> Sample {
         let parent = self.sample_parent(scope, island);
+        self.hand_out(parent, island);
         let inspirations = self.sample_inspirations(island, scope, &[parent]);
         let program = |slot: u32| &self.population.get(slot).program;
         Sample {
@@ -84,6 +86,7 @@ impl Database {
 
     fn sample_with_operator(&mut self, scope: Scope, home: u32) -> Sample {
         let work = self.draw_work(None, scope, home);
+        self.hand_out(work.parent, work.island);
         let inspirations = self.sample_inspirations(work.island, scope, &[work.parent, work.second_parent]);
         let program = |slot: u32| &self.population.get(slot).program;
         Sample {
@@ -108,8 +111,10 @@ impl Database {
     }
 
     /// `sample_parent`: with probability `explorationRatio` a uniform pick from the island,
-    /// otherwise a uniform pick among its `exploitationTop` best. An empty island falls back
-    /// to the initial program (`iterationFound == 0`), else a uniform pick from all programs.
+    /// otherwise a uniform pick among its `exploitationTop` best (with `pending: "aware"`,
+    /// among those of them with the least work in flight: `least_busy_top`). An empty island
+    /// falls back to the initial program (`iterationFound == 0`), else a uniform pick from all
+    /// programs.
     fn sample_parent(&mut self, scope: Scope, island: u32) -> Option<u32> {
         let island = &self.islands[island as usize];
         if island.is_empty() {
@@ -120,6 +125,12 @@ impl Database {
             return Some(island.nth(k));
         }
         let top = island.len().min(self.config.exploitation_top as usize);
+        if self.pending_aware() {
+            let best: Vec<u32> = island.top(top).map(|key| key.slot).collect();
+            let free = self.least_busy_top(best);
+            let k = self.rng.below(free.len());
+            return free.get(k).copied();
+        }
         let k = self.rng.below(top);
         island.top(top).nth(k).map(|key| key.slot)
     }

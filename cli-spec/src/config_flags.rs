@@ -40,6 +40,11 @@ pub const CONFIG_SCALARS: &[Flag] = &[
     Flag::text("qdOffset", "X", "Subtracted from each cell's best in the QD score [0]"),
     Flag::text("nearDuplicate", "X", "admit: the similarity in [0, 1] from which code is a near-duplicate [0.9]"),
     Flag::text(
+        "operatorPolicy",
+        "POLICY",
+        "How the operators are chosen: weights (their weighted draw) | ucb (adapts to their improvement rates)",
+    ),
+    Flag::text(
         "pending",
         "MODE",
         "Concurrent samples: ignore (seed) | aware (spread over islands and parents still in flight)",
@@ -81,7 +86,7 @@ pub const STOPPING_RULES: &[Flag] = &[
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<29>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<30>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
     &[FITNESS, DIRECTION, FEATURES, OPERATORS, DEDUPE],

@@ -60,7 +60,8 @@ pub use api::{
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, IdeaRunOptions, IdeaSettings, InspirationScope, IslandSpec,
-    MigrationMode, NoteLimits, OperatorWeights, PendingMode, Placement, Profile, RunKind, StopRules, TargetSpec,
+    MigrationMode, NoteLimits, OperatorPolicy, OperatorWeights, PendingMode, Placement, Profile, RunKind, StopRules,
+    TargetSpec,
 };
 pub use counters::MAX_COUNTER;
 pub use database::{Database, Event, MAX_SEED, Program, code_hash};

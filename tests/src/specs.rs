@@ -410,5 +410,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::worker_specs::admission_and_cost())
     .chain(crate::idea_specs::all())
     .chain(crate::worker_specs::in_flight())
+    .chain(crate::worker_specs::operator_policy())
     .collect()
 }

@@ -125,3 +125,38 @@ pub(crate) fn in_flight() -> Vec<Vector> {
         ops,
     )]
 }
+
+/// Issue 41 (the adaptive operator policy, vectors 78–79): with `operatorPolicy: "ucb"`, an
+/// operator not yet tried is chosen first, then the one with the best improvement rate plus
+/// its exploration bonus; no PRNG draw, so the history replays it; `ucb` without the operators
+/// is refused, naming `operatorPolicy`.
+pub(crate) fn operator_policy() -> Vec<Vector> {
+    let by = |request: Value, operator: &str| with(request, "operator", json!(operator));
+    vec![
+        vector(
+            "operator-policy-ucb",
+            "operatorPolicy ucb: untried operators first, then the best improvement rate plus its bonus; replayable",
+            json!({"numIslands": 2, "operators": {}, "operatorPolicy": "ucb"}),
+            vec![
+                add(req("p0", "0", 0.5), T0),
+                add(by(req("p1", "p0", 0.6), "exploitation"), T0 + 1.0),
+                op("sample"),
+                add(by(req("p2", "p0", 0.4), "exploration"), T0 + 2.0),
+                add(by(req("p3", "p1", 0.3), "crossover"), T0 + 3.0),
+                add(by(req("p4", "p1", 0.2), "migration"), T0 + 4.0),
+                op("sample"),
+                add(by(req("p5", "p1", 0.9), "exploitation"), T0 + 5.0),
+                op("sample"),
+                op("stats"),
+                op("events"),
+                op("snapshot"),
+            ],
+        ),
+        vector(
+            "operator-policy-needs-operators",
+            "operatorPolicy ucb without the operators: the error names operatorPolicy and the fix",
+            json!({"numIslands": 2, "operatorPolicy": "ucb"}),
+            vec![],
+        ),
+    ]
+}

@@ -57,6 +57,25 @@ pub enum MigrationMode {
     Copy,
 }
 
+/// How the operators' next one is chosen (`adaptive_operator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum OperatorPolicy {
+    /// The AlphaEvolve strategy's rule: a draw weighted by `operators`' weights.
+    #[default]
+    Weights,
+    /// UCB1 over the operators with a weight above 0, rewarded by improvements over the parent
+    /// (the `stats.attribution` counts); no PRNG draw.
+    Ucb,
+}
+
+impl OperatorPolicy {
+    fn is_weights(&self) -> bool {
+        *self == OperatorPolicy::Weights
+    }
+}
+
 /// Whether sampling accounts for work handed out and not yet answered (`in_flight_penalty`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
@@ -152,6 +171,10 @@ pub struct Config {
     /// The four operators of the AlphaEvolve strategy; `None` keeps the seed's exploration/exploitation sample.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operators: Option<OperatorWeights>,
+    /// `weights` (default): the operators' weighted draw; `ucb`: the adaptive policy
+    /// (`adaptive_operator`). Needs `operators`.
+    #[serde(skip_serializing_if = "OperatorPolicy::is_weights")]
+    pub operator_policy: OperatorPolicy,
     /// Code-hash dedupe (evo-anything's fitness cache): a repeated candidate returns the earlier result.
     pub dedupe: bool,
     /// `admit`: the similarity (0–1, MinHash over token shingles) from which a candidate is a
@@ -284,6 +307,7 @@ impl Default for Config {
             dedupe: false,
             near_duplicate: None,
             pending: PendingMode::Ignore,
+            operator_policy: OperatorPolicy::Weights,
             stopping: StopRules::default(),
             notes: NoteLimits::default(),
             targets: Vec::new(),
@@ -365,6 +389,12 @@ impl Config {
         unit_interval("explorationRatio", self.exploration_ratio)?;
         if let Some(threshold) = self.near_duplicate {
             unit_interval("nearDuplicate", threshold)?;
+        }
+        if self.operator_policy == OperatorPolicy::Ucb && self.operators.is_none() {
+            return Err(Error::config(
+                "operatorPolicy",
+                "is ucb, which chooses among the four operators; turn them on too (\"operators\": {} or --operators default)",
+            ));
         }
         range_u32("exploitationTop", self.exploitation_top, 1, MAX_ISLAND_SIZE)?;
         range_u32("inspirationTopPool", self.inspiration_top_pool, 0, MAX_ISLAND_SIZE)?;

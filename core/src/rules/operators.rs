@@ -2,7 +2,7 @@
 //! `operators` configured) and `plan` both draw their work here.
 
 use crate::api::Operator;
-use crate::config::{OperatorWeights, Scope};
+use crate::config::{OperatorPolicy, OperatorWeights, Scope};
 use crate::database::Database;
 
 /// One unit of work: the operator, the island the child belongs to, and the parents.
@@ -23,6 +23,11 @@ const FIVE_REJECTED: &str = "the last 5 candidates were rejected";
 const THREE_REJECTED: &str = "the last 3 candidates were rejected";
 const NO_SECOND_ISLAND: &str = "no other island holds a program to combine with";
 const ONE_ISLAND: &str = "migration needs at least two islands";
+/// UCB1's exploration constant for `adaptive_operator`. Improvement rates are small (0.1–0.3),
+/// so the textbook √2 spends most candidates trying operators; 0.5 beat the fixed weights on the
+/// demo's landscapes at every ruggedness tried (`cargo run --release -p evodb-core --example
+/// operator_policy`, docs/performance.md), √2 did worse on two of three.
+const UCB_EXPLORATION: f64 = 0.5;
 /// How many members crossover looks through for one in another feature cell.
 const CELL_SEARCH: usize = 64;
 
@@ -37,7 +42,8 @@ struct Reach {
 
 impl Database {
     /// `choose_operator`: the deterministic overrides, applied before sampling, then a weighted
-    /// draw (one uniform number; weights are normalised by their sum).
+    /// draw (one uniform number; weights are normalised by their sum), or with `operatorPolicy:
+    /// "ucb"` the adaptive choice (`adaptive_operator`, no draw).
     fn choose_operator(&mut self, weights: &OperatorWeights, scope: Scope) -> (Operator, Option<&'static str>) {
         if self.population.len_in(scope) <= 1 {
             return (Operator::Exploration, Some(ONE_MEMBER));
@@ -54,6 +60,9 @@ impl Database {
             (Operator::Crossover, weights.crossover),
             (Operator::Migration, weights.migration),
         ];
+        if self.config.operator_policy == OperatorPolicy::Ucb {
+            return (self.adaptive_operator(&options, scope), None);
+        }
         let total: f64 = options.iter().map(|(_, w)| w).sum();
         let mut x = self.rng.unit_f64() * total;
         for (operator, weight) in options {
@@ -65,6 +74,49 @@ impl Database {
         // Rounding can leave x a hair above the last weight: the last weighted operator wins.
         let last = options.iter().rev().find(|(_, w)| *w > 0.0).map(|(op, _)| *op);
         (last.unwrap_or(Operator::Exploitation), None)
+    }
+
+    /// `adaptive_operator`: UCB1 over the operators with a weight above 0, each rewarded by the
+    /// share of its candidates (in `scope`'s islands, every model) that beat their parent — the
+    /// counts `stats.attribution` reports. An operator not yet tried goes first (in the order
+    /// exploitation, exploration, crossover, migration); otherwise the highest
+    /// `rate + UCB_EXPLORATION · sqrt(ln N / n)` wins, the earlier in that order on ties. Counts only, no clock
+    /// and no draw, so a replay chooses the same.
+    fn adaptive_operator(&self, options: &[(Operator, f64); 4], scope: Scope) -> Operator {
+        let in_scope = |island: Option<u32>| match (scope, island) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(_), Some(island)) => self.config.scope_islands(scope).contains(&island),
+        };
+        let counts = |operator: Operator| {
+            self.candidates
+                .attribution
+                .iter()
+                .filter(|row| row.operator == Some(operator) && in_scope(row.island))
+                .fold((0u64, 0u64), |(n, wins), row| (n + row.candidates, wins + row.improvements))
+        };
+        let arms: Vec<(Operator, u64, u64)> = options
+            .iter()
+            .filter(|(_, weight)| *weight > 0.0)
+            .map(|&(operator, _)| {
+                let (n, wins) = counts(operator);
+                (operator, n, wins)
+            })
+            .collect();
+        if let Some(&(untried, _, _)) = arms.iter().find(|(_, n, _)| *n == 0) {
+            return untried;
+        }
+        let total: u64 = arms.iter().map(|(_, n, _)| n).sum();
+        let ln_total = (total.max(1) as f64).ln();
+        let score = |n: u64, wins: u64| wins as f64 / n as f64 + UCB_EXPLORATION * (ln_total / n as f64).sqrt();
+        let mut best: Option<(Operator, f64)> = None;
+        for &(operator, n, wins) in &arms {
+            let s = score(n, wins);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((operator, s));
+            }
+        }
+        best.map_or(Operator::Exploitation, |(operator, _)| operator)
     }
 
     /// `draw_work`: an operator, then its island and parents. `target` fixes the island (a plan

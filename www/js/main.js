@@ -3,7 +3,7 @@
 // and the model of the population at that position, drawn by the views once per frame.
 
 import init from "../pkg/evodb.js";
-import { Model } from "./model.js";
+import { Model, fmt } from "./model.js";
 import { LiveRun, savedRun, settingsFrom } from "./sources.js";
 import { IslandsView } from "./views/islands.js";
 import { FitnessView } from "./views/fitness.js";
@@ -382,6 +382,42 @@ function appended(lines) {
   status(`Following the run: ${state.events.length} events, ${state.model.programs.size} live programs.`);
 }
 
+/**
+ * Another run to compare with: its events applied to a model of its own (the engine re-runs
+ * them, as for the run on show), whose best so far and front the charts draw over this run's.
+ * @param {FileList} files
+ */
+async function compareFiles(files) {
+  const byName = Object.fromEntries([...files].map((f) => [f.name, f]));
+  const database = byName["database.json"] ?? [...files].find((f) => f.name.endsWith(".json"));
+  const history = byName["history.ndjson"] ?? [...files].find((f) => f.name.endsWith(".ndjson"));
+  const note = $("compare-note");
+  note.hidden = false;
+  if (!database) {
+    note.textContent = "Choose the other run's database.json (and its history.ndjson, if any).";
+    return;
+  }
+  try {
+    const run = savedRun(await database.text(), history ? await history.text() : null);
+    const other = new Model();
+    for (const event of run.events) other.apply(event);
+    other.setBest(run.replay.bestAfter(run.events.length));
+    run.replay.free();
+    const name = history ? `${database.name} + ${history.name}` : database.name;
+    fitnessView.compared = { name, model: other };
+    metricsView.compared = { name, model: other };
+    fitnessView.drawn = "";
+    metricsView.redraw();
+    const best = other.best ? fmt(other.best.fitness) : "none";
+    const mine = state.model.best ? fmt(state.model.best.fitness) : "none";
+    note.textContent = `Compared with ${name}: best ${best} after ${other.counts.added} programs (this run: ${mine} after ${state.model.counts.added}).`;
+    document.body.dataset.compared = String(other.counts.added);
+    state.dirty = true;
+  } catch (e) {
+    note.textContent = `Cannot compare with ${database.name}: ${e.message}`;
+  }
+}
+
 /** @param {FileList} files */
 async function openFiles(files) {
   const byName = Object.fromEntries([...files].map((f) => [f.name, f]));
@@ -459,6 +495,10 @@ function wire() {
     if (!state.live && state.runName) {
       status(`${state.runName}: event ${state.model.applied} of ${state.events.length}, ${state.model.programs.size} live programs`);
     }
+  });
+  $("compare-input").addEventListener("change", (e) => {
+    const { files } = /** @type {HTMLInputElement} */ (e.target);
+    if (files) compareFiles(files);
   });
   $("file-input").addEventListener("change", (e) => {
     const { files } = /** @type {HTMLInputElement} */ (e.target);

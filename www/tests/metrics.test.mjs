@@ -12,6 +12,34 @@ import { browserSuite, data, evodb, shots } from "./helpers.mjs";
 
 const { work, view, open } = browserSuite("metrics");
 
+/** What one kernel program scored. @typedef {{id: string, accuracy: number, latency: number}} Scored */
+
+/**
+ * A kernel run of 60 programs with `accuracy` (max) and `latency` (min), all live (2 islands of
+ * 40), and its front worked out by brute force.
+ * @param {string} name
+ * @param {number} state the metrics' pseudo-random seed
+ */
+function kernelRun(name, state) {
+  mkdirSync(work, { recursive: true });
+  const dir = `${work}/${name}`;
+  execFileSync(evodb, ["init", dir, "--numIslands", "2", "--maxIslandSize", "40", "--fitness", "primary:accuracy", "--direction", "latency=min"]);
+  const file = `${work}/k.py`;
+  /** @type {Scored[]} */
+  const programs = [];
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 60; i++) {
+    writeFileSync(file, `def kernel():\n    return ${i}\n`);
+    const metrics = { accuracy: Math.round(next() * 1000) / 1000, latency: Math.round(next() * 100) / 10 };
+    const flags = ["--codePath", "k.py", "--targetCodeFile", file, "--metrics", JSON.stringify(metrics), "--changes", `v${i}`];
+    const command = i === 0 ? ["seed", dir, ...flags] : ["add", dir, ...flags, "--parentId", programs[0].id];
+    programs.push({ id: JSON.parse(execFileSync(evodb, command).toString()).id, ...metrics });
+  }
+  const beats = (b, a) => b.accuracy >= a.accuracy && b.latency <= a.latency && (b.accuracy > a.accuracy || b.latency < a.latency);
+  const expected = programs.filter((a) => !programs.some((b) => beats(b, a))).map((p) => p.id).sort();
+  return { dir, programs, expected };
+}
+
 test("paretoFront keeps exactly the points nothing beats on both coordinates", () => {
   const points = [];
   let state = 7;
@@ -25,25 +53,7 @@ test("paretoFront keeps exactly the points nothing beats on both coordinates", (
 });
 
 test("the front of two metrics, one minimised, is the one brute force finds, and a click opens its program", async () => {
-  mkdirSync(work, { recursive: true });
-  const dir = `${work}/kernel`;
-  execFileSync(evodb, ["init", dir, "--numIslands", "2", "--maxIslandSize", "40", "--fitness", "primary:accuracy", "--direction", "latency=min"]);
-  const file = `${work}/k.py`;
-  const programs = [];
-  let state = 3;
-  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  for (let i = 0; i < 60; i++) {
-    writeFileSync(file, `def kernel():\n    return ${i}\n`);
-    const metrics = { accuracy: Math.round(next() * 1000) / 1000, latency: Math.round(next() * 100) / 10 };
-    const flags = ["--codePath", "k.py", "--targetCodeFile", file, "--metrics", JSON.stringify(metrics), "--changes", `v${i}`];
-    const command = i === 0 ? ["seed", dir, ...flags] : ["add", dir, ...flags, "--parentId", programs[0].id];
-    programs.push({ id: JSON.parse(execFileSync(evodb, command).toString()).id, ...metrics });
-  }
-  // 2 islands of 40 hold all 60: every program is live.
-  const candidates = programs;
-  const beats = (b, a) => b.accuracy >= a.accuracy && b.latency <= a.latency && (b.accuracy > a.accuracy || b.latency < a.latency);
-  const expected = candidates.filter((a) => !candidates.some((b) => beats(b, a))).map((p) => p.id).sort();
-
+  const { dir, programs, expected } = kernelRun("kernel", 3);
   const { page, errors } = await open(await view(dir), { width: 1440, height: 1000 });
   await page.locator("#metrics").scrollIntoViewIfNeeded();
   await page.selectOption("#metrics-x", "accuracy");
@@ -75,4 +85,23 @@ test("the front of two metrics, one minimised, is the one brute force finds, and
   assert.deepEqual(errors, []);
   assert.equal((await data(page)).selected, target);
   console.log(`metric against metric: ${programs.length} programs, front of ${expected.length}`);
+});
+
+test("another run compared: its best so far over this one's, its front over this front", async () => {
+  const mine = kernelRun("mine", 5);
+  const theirs = kernelRun("theirs", 8);
+  const { page, errors } = await open(await view(mine.dir), { width: 1440, height: 1000 });
+  await page.setInputFiles("#compare-input", [`${theirs.dir}/database.json`, `${theirs.dir}/history.ndjson`]);
+  await page.waitForFunction(() => document.body.dataset.compared === "60");
+  // The fitness is accuracy: the compared run's best so far ends at its highest accuracy.
+  const best = Math.max(...theirs.programs.map((p) => p.accuracy));
+  await page.waitForFunction((b) => Number(document.querySelector("#fitness").dataset.comparedBest) === b, best);
+  await page.locator("#metrics").scrollIntoViewIfNeeded();
+  await page.selectOption("#metrics-x", "accuracy");
+  await page.selectOption("#metrics-y", "latency");
+  await page.waitForFunction((n) => document.querySelector("#metrics").dataset.comparedFront === String(n), theirs.expected.length);
+  assert.match(await page.textContent("#compare-note"), /Compared with database\.json \+ history\.ndjson: best/);
+  await page.locator("#fitness").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/compare.png` });
+  assert.deepEqual(errors, []);
 });

@@ -24,6 +24,8 @@ export class FitnessView {
     this.hits = [];
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
+    /** Another run to draw this one against (its best so far, dashed). @type {{name: string, model: Model} | null} */
+    this.compared = null;
     canvas.addEventListener("click", (e) => {
       const nearest = this.nearest(e);
       if (nearest) onSelect(nearest.id);
@@ -65,9 +67,11 @@ export class FitnessView {
     this.drawn = key;
     const { ctx, width, height } = prepare(canvas);
     const colours = theme();
-    const [lo, hi] = Number.isFinite(model.range()[0]) ? model.range() : [0, 1];
+    let [lo, hi] = Number.isFinite(model.range()[0]) ? model.range() : [0, 1];
+    const other = this.compared?.model;
+    if (other && Number.isFinite(other.range()[0])) [lo, hi] = [Math.min(lo, other.range()[0]), Math.max(hi, other.range()[1])];
     const span = hi > lo ? hi - lo : 1;
-    const maxX = Math.max(1, model.counts.added);
+    const maxX = Math.max(1, model.counts.added, other?.counts.added ?? 0);
     const plotW = width - PAD.left - PAD.right;
     const plotH = height - PAD.top - PAD.bottom;
     /** @param {number} x */
@@ -151,6 +155,31 @@ export class FitnessView {
       ctx.stroke();
       ctx.lineWidth = 1;
     }
+    const theirs = other?.bestSoFar ?? [];
+    if (other && theirs.length > 0) {
+      // The compared run's best so far: the same step line, dashed.
+      ctx.strokeStyle = "#c2255c";
+      ctx.lineWidth = 2;
+      ctx.setLineDash([6, 4]);
+      ctx.beginPath();
+      theirs.forEach((point, i) => {
+        const [x, y] = [px(point.x), py(point.best)];
+        if (i === 0) ctx.moveTo(x, y);
+        else {
+          ctx.lineTo(x, py(theirs[i - 1].best));
+          ctx.lineTo(x, y);
+        }
+      });
+      ctx.lineTo(px(other.counts.added), py(theirs[theirs.length - 1].best));
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.lineWidth = 1;
+      ctx.fillStyle = "#c2255c";
+      ctx.textAlign = "right";
+      ctx.fillText(`dashed: ${this.compared?.name}`, width - PAD.right - 4, PAD.top + 12);
+      ctx.textAlign = "left";
+    }
+    canvas.dataset.comparedBest = theirs.length ? String(theirs[theirs.length - 1].best) : "";
     canvas.dataset.records = String(record.length);
     canvas.dataset.bestSoFar = record.length ? String(record[record.length - 1].best) : "";
     // For scripts: the earliest point drawn (a curve must not lose the start of a long run).

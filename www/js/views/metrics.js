@@ -55,6 +55,8 @@ export class MetricsView {
     this.hits = [];
     /** @type {Model | null} */
     this.model = null;
+    /** Another run whose front is drawn over this one's (dashed). @type {{name: string, model: Model} | null} */
+    this.compared = null;
     canvas.addEventListener("click", (e) => {
       const hit = this.nearest(e);
       if (hit) onSelect(hit.id);
@@ -122,7 +124,7 @@ export class MetricsView {
     this.model = model;
     const { canvas, controls } = this;
     const key = () =>
-      `${model.version}|${canvas.clientWidth}|${controls.x.value}|${controls.y.value}|${controls.mode.value}|${model.range().join()}`;
+      `${model.version}|${canvas.clientWidth}|${controls.x.value}|${controls.y.value}|${controls.mode.value}|${model.range().join()}|${this.compared?.name}`;
     if (key() === this.drawn || !this.onScreen() || !this.throttle.due()) return;
     const names = this.offer(model);
     this.drawn = key();
@@ -151,8 +153,22 @@ export class MetricsView {
       for (const v of values) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
       return hi > lo ? [lo, hi] : [lo - 0.5, hi + 0.5];
     };
-    const [xlo, xhi] = programs.length ? span(xs) : [0, 1];
-    const [ylo, yhi] = programs.length ? span(ys) : [0, 1];
+    let [xlo, xhi] = programs.length ? span(xs) : [0, 1];
+    let [ylo, yhi] = programs.length ? span(ys) : [0, 1];
+    // The compared run's live programs widen the axes, so both fronts are in view.
+    const theirs = this.compared
+      ? [...this.compared.model.programs.values()].filter(
+          (p) => p.placed && p.status !== "rejected" && Number.isFinite(p.metrics[mx]) && Number.isFinite(p.metrics[my]),
+        )
+      : [];
+    if (theirs.length > 0) {
+      const widen = (/** @type {number[]} */ bounds, /** @type {number[]} */ values) => {
+        for (const v of values) [bounds[0], bounds[1]] = [Math.min(bounds[0], v), Math.max(bounds[1], v)];
+        return bounds;
+      };
+      [xlo, xhi] = widen([xlo, xhi], theirs.map((p) => p.metrics[mx]));
+      [ylo, yhi] = widen([ylo, yhi], theirs.map((p) => p.metrics[my]));
+    }
     const plotW = width - PAD.left - PAD.right;
     const plotH = height - PAD.top - PAD.bottom;
     const px = (/** @type {number} */ v) => PAD.left + ((v - xlo) / (xhi - xlo)) * plotW;
@@ -208,6 +224,24 @@ export class MetricsView {
       ctx.stroke();
       if (controls.mode.value === "cells") this.hits.push({ x, y, id: f.p.id });
     }
+    if (theirs.length > 0) {
+      // The compared run's front: the same staircase, dashed, without its points.
+      const other = paretoFront(theirs.map((p) => ({ x: sx * p.metrics[mx], y: sy * p.metrics[my], p })));
+      ctx.strokeStyle = "#c2255c";
+      ctx.setLineDash([6, 4]);
+      ctx.beginPath();
+      other.forEach((f, i) => {
+        const [x, y] = [px(f.p.metrics[mx]), py(f.p.metrics[my])];
+        if (i === 0) ctx.moveTo(x, y);
+        else {
+          ctx.lineTo(x, py(other[i - 1].p.metrics[my]));
+          ctx.lineTo(x, y);
+        }
+      });
+      ctx.stroke();
+      ctx.setLineDash([]);
+      canvas.dataset.comparedFront = String(other.length);
+    } else canvas.dataset.comparedFront = "";
     canvas.dataset.points = String(programs.length);
     canvas.dataset.mode = controls.mode.value;
     canvas.dataset.axes = `${mx} ${my}`;

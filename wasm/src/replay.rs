@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::to_js_error;
+use crate::{to_js, to_js_error};
 
 /// A saved run, event by event, with the engine's best program after each event.
 ///
@@ -46,6 +46,21 @@ impl Replay {
     #[wasm_bindgen(js_name = bestAfter)]
     pub fn best_after(&self, k: usize) -> Option<String> {
         self.inner.best_after(k).map(String::from)
+    }
+
+    /// `replay.stats()`: the run's statistics after its last event, as `Database.stats()`
+    /// (`null` when its programs were re-inserted from the file rather than re-run).
+    ///
+    /// ```js
+    /// const stats = replay.stats();
+    /// stats?.attribution; // per operator × model × island: candidates, improvements, cost
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Stats | null")]
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        match self.inner.database() {
+            Some(database) => to_js(&database.stats()),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// `replay.note`: why the events are re-inserted rather than recorded (`undefined`: they are recorded).

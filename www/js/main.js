@@ -13,6 +13,7 @@ import { ProgramView } from "./views/program.js";
 import { TreeView } from "./views/tree.js";
 import { MetricsView } from "./views/metrics.js";
 import { DiversityView } from "./views/diversity.js";
+import { AttributionView } from "./views/attribution.js";
 import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
@@ -104,6 +105,9 @@ $("tree-selected").addEventListener("click", () => treeView.centreOn(state.selec
 $("tree-best").addEventListener("click", () => treeView.centreOn(state.model.best?.id ?? null));
 heatmapTooltips($canvas("heatmap"));
 const diversityView = new DiversityView($canvas("diversity"));
+const attributionView = new AttributionView($("attribution"));
+/** Which run (and how far) the operators-and-cost table was last asked about. */
+let attributionAsked = "";
 const metricsView = new MetricsView(
   $canvas("metrics"),
   {
@@ -262,6 +266,12 @@ function draw() {
     bestPathView.draw(model);
     metricsView.draw(model);
     diversityView.draw(model);
+    // The engine's stats: a saved run's once per change of its history, the simulation's as it runs.
+    const asked = state.replay ? `run ${state.events.length}` : `live ${model.counts.added}`;
+    if (asked !== attributionAsked && (!state.playing || state.frames % 60 === 0)) {
+      attributionAsked = asked;
+      attributionView.draw(state.replay ? state.replay.stats() : (state.live?.stats() ?? null));
+    }
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {
       state.heatmap = heatmapKey;

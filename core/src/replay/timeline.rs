@@ -137,6 +137,12 @@ impl Replay {
         self.best_after[last].as_deref()
     }
 
+    /// The engine after the last event (`None` when the events were re-inserted from the file):
+    /// what its `stats` say of the whole run.
+    pub fn database(&self) -> Option<&Database> {
+        self.database.as_ref()
+    }
+
     /// Why the events are not the recorded ones (`None`: they are).
     pub fn note(&self) -> Option<&str> {
         self.note

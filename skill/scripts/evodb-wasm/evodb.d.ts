@@ -259,6 +259,11 @@ export interface Config {
      */
     operators?: OperatorWeights;
     /**
+     * `weights` (default): the operators' weighted draw; `ucb`: the adaptive policy
+     * (`adaptive_operator`). Needs `operators`.
+     */
+    operatorPolicy?: OperatorPolicy;
+    /**
      * Code-hash dedupe (evo-anything's fitness cache): a repeated candidate returns the earlier result.
      */
     dedupe?: boolean;
@@ -267,6 +272,11 @@ export interface Config {
      * near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
      */
     nearDuplicate?: number;
+    /**
+     * `aware`: sampling and planning account for parents handed out and not yet answered
+     * (`in_flight_penalty`); `ignore` (the default) is the seed's.
+     */
+    pending?: PendingMode;
     /**
      * Budget and stopping rules; all off by default.
      */
@@ -314,6 +324,11 @@ export type IdeaOrigin = "generated" | "refined" | "merged";
  * How ring migration moves programs between neighbouring islands.
  */
 export type MigrationMode = "share" | "copy";
+
+/**
+ * How the operators' next one is chosen (`adaptive_operator`).
+ */
+export type OperatorPolicy = "weights" | "ucb";
 
 /**
  * MAP-Elites figures. The QD score follows pyribs: Σ over filled cells of (the cell's best
@@ -782,6 +797,11 @@ export type InspirationScope = "island" | "allIslands";
  * Whether a larger or a smaller metric value is better.
  */
 export type Direction = "max" | "min";
+
+/**
+ * Whether sampling accounts for work handed out and not yet answered (`in_flight_penalty`).
+ */
+export type PendingMode = "ignore" | "aware";
 
 /**
  * Which command's flags: `seed` (the initial program) or `add` (a child).
@@ -1253,6 +1273,16 @@ export class Replay {
      */
     static open(database_json: string, history?: string | null): Replay;
     /**
+     * `replay.stats()`: the run's statistics after its last event, as `Database.stats()`
+     * (`null` when its programs were re-inserted from the file rather than re-run).
+     *
+     * ```js
+     * const stats = replay.stats();
+     * stats?.attribution; // per operator × model × island: candidates, improvements, cost
+     * ```
+     */
+    stats(): Stats | null;
+    /**
      * `replay.length`: how many events the run has so far.
      */
     readonly length: number;
@@ -1408,6 +1438,7 @@ export interface InitOutput {
     readonly replay_length: (a: number) => number;
     readonly replay_note: (a: number) => [number, number];
     readonly replay_open: (a: number, b: number, c: number, d: number) => [number, number, number];
+    readonly replay_stats: (a: number) => [number, number, number];
     readonly simulation_best: (a: number) => [number, number, number];
     readonly simulation_bestId: (a: number) => [number, number];
     readonly simulation_iteration: (a: number) => number;

@@ -655,6 +655,23 @@ export class Replay {
         }
         return Replay.__wrap(ret[0]);
     }
+    /**
+     * `replay.stats()`: the run's statistics after its last event, as `Database.stats()`
+     * (`null` when its programs were re-inserted from the file rather than re-run).
+     *
+     * ```js
+     * const stats = replay.stats();
+     * stats?.attribution; // per operator × model × island: candidates, improvements, cost
+     * ```
+     * @returns {Stats | null}
+     */
+    stats() {
+        const ret = wasm.replay_stats(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
 }
 if (Symbol.dispose) Replay.prototype[Symbol.dispose] = Replay.prototype.free;
 

@@ -306,3 +306,123 @@ fn a_run_works_through_pgbouncer_in_transaction_mode() {
     }
     assert_eq!(on(&url, "served", "info", &[]).json()["programCount"], 6);
 }
+
+/// `n` characters that compress about as little as code does (hex of a xorshift stream).
+fn noise(seed: u64, n: usize) -> String {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from_digit((state % 16) as u32, 16).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
+fn snapshot_rewrites_do_not_grow_the_store() {
+    let Some(cluster) = Cluster::start() else { return };
+    let url = cluster.url();
+    let parent = seed(&url, "big");
+    let mut admin = cluster.client();
+    let rewrites = |admin: &mut postgres::Client| -> i64 {
+        admin.query_one("SELECT snapshot_seq FROM evodb.runs WHERE name = 'big'", &[]).unwrap().get(0)
+    };
+    let mut snapshots = Vec::new();
+    for i in 0..150 {
+        let code = format!("x = {i}  # {}\n", noise(i as u64, 12_000));
+        let args = ["--codePath", "f.py", "--targetCode", &code, "--metrics", r#"{"score": 0.5}"#, "--changes", "c"];
+        let mut flags: Vec<&str> = args.to_vec();
+        flags.extend(["--parentId", &parent]);
+        assert_eq!(on(&url, "big", "add", &flags).code, 0);
+        let at = rewrites(&mut admin);
+        if snapshots.last() != Some(&at) {
+            snapshots.push(at);
+        }
+    }
+    let (total, stored): (i64, i32) = {
+        let row = admin
+            .query_one(
+                "SELECT pg_total_relation_size('evodb.snapshots'), pg_column_size(database) FROM evodb.snapshots \
+                 WHERE run = 'big'",
+                &[],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    eprintln!("{} snapshots written; the last {stored} bytes; evodb.snapshots {total} bytes in all", snapshots.len());
+    assert!(snapshots.len() >= 20, "the test rewrites the snapshot many times: {snapshots:?}");
+    // Without reuse the table would hold every snapshot written (tens of times the last one);
+    // reused, a few of them at most.
+    assert!(total < 5 * i64::from(stored) + (1 << 20), "evodb.snapshots grew to {total} bytes");
+    assert_eq!(on(&url, "big", "validate", &[]).code, 0);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
+fn a_schema_3_run_is_migrated_with_its_snapshot_and_events() {
+    let Some(cluster) = Cluster::start() else { return };
+    // A run as evodb of schema version 3 stored it: its snapshot in evodb.runs.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let db_text = db.to_str().unwrap();
+    let out =
+        evodb(&["seed", db_text, "--codePath", "f.py", "--targetCode", "x = 0\n", "--metrics", r#"{"score": 0.1}"#]);
+    let parent = out.json()["id"].as_str().unwrap().to_string();
+    for i in 1..=3 {
+        let flags = add_flags(&parent, i);
+        let mut args = vec!["add", db_text];
+        args.extend(flags.iter().map(String::as_str));
+        assert_eq!(evodb(&args).code, 0);
+    }
+    let database = std::fs::read(db.join("database.json")).unwrap();
+    let history = std::fs::read_to_string(db.join("history.ndjson")).unwrap();
+    let mut admin = cluster.client();
+    admin
+        .batch_execute(
+            "CREATE SCHEMA evodb;
+             CREATE TABLE evodb.meta (key text PRIMARY KEY, value text NOT NULL);
+             INSERT INTO evodb.meta VALUES ('schema_version', '3');
+             CREATE TABLE evodb.runs (name text PRIMARY KEY, database bytea NOT NULL, seq bigint NOT NULL,
+                 snapshot_seq bigint NOT NULL, created timestamptz NOT NULL DEFAULT now(),
+                 updated timestamptz NOT NULL DEFAULT now(), epoch bigint NOT NULL DEFAULT 0);
+             CREATE TABLE evodb.events (run text NOT NULL REFERENCES evodb.runs (name) ON DELETE CASCADE,
+                 seq bigint NOT NULL, line bytea NOT NULL, PRIMARY KEY (run, seq));",
+        )
+        .unwrap();
+    let lines: Vec<&[u8]> = history.lines().map(str::as_bytes).collect();
+    let seq = lines.len() as i64;
+    admin
+        .execute(
+            "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ('old', $1, $2, $2)",
+            &[&database, &seq],
+        )
+        .unwrap();
+    for (i, line) in lines.iter().enumerate() {
+        admin.execute("INSERT INTO evodb.events VALUES ('old', $1, $2)", &[&(i as i64 + 1), line]).unwrap();
+    }
+    let url = cluster.url();
+    assert_eq!(on(&url, "old", "info", &[]).json()["programCount"], 4);
+    assert_eq!(on(&url, "old", "history", &[]).stdout, history);
+    let version: String =
+        admin.query_one("SELECT value FROM evodb.meta WHERE key = 'schema_version'", &[]).unwrap().get(0);
+    assert_eq!(version, "5");
+    let moved: Vec<u8> = admin.query_one("SELECT database FROM evodb.snapshots WHERE run = 'old'", &[]).unwrap().get(0);
+    assert_eq!(moved, database, "the snapshot moved byte for byte");
+    let column: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'evodb' AND table_name = 'runs' \
+             AND column_name = 'database'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(column, 0, "evodb.runs no longer holds snapshots");
+    // The migrated run takes writes, and renames carry its snapshot and events.
+    assert_eq!(add(&url, "old", &parent, 9).code, 0);
+    assert_eq!(runs(&url, &["--rename", "old", "--to", "new"]).code, 0);
+    assert_eq!(on(&url, "new", "info", &[]).json()["programCount"], 5);
+    assert_eq!(on(&url, "new", "validate", &[]).code, 0);
+}

@@ -48,7 +48,7 @@ pub fn list_runs(url: &PgUrl) -> Result<Vec<RunSummary>, HostError> {
         .query_typed(
             &format!(
                 "SELECT name, {CREATED}, {UPDATED}, seq,
-                        octet_length(database)::bigint
+                        coalesce((SELECT octet_length(database) FROM evodb.snapshots s WHERE s.run = r.name), 0)::bigint
                           + coalesce((SELECT sum(octet_length(line) + 1) FROM evodb.events e WHERE e.run = r.name), 0)::bigint
                  FROM evodb.runs r ORDER BY name"
             ),
@@ -173,7 +173,7 @@ fn summary(tx: &mut Transaction<'_>, run: &PgRun) -> Result<Option<RunSummary>, 
         .query_typed_opt(
             &format!(
                 "SELECT {CREATED}, {UPDATED}, seq,
-                        octet_length(database)::bigint
+                        coalesce((SELECT octet_length(database) FROM evodb.snapshots WHERE run = $1), 0)::bigint
                           + coalesce((SELECT sum(octet_length(line) + 1) FROM evodb.events WHERE run = $1), 0)::bigint
                  FROM evodb.runs WHERE name = $1"
             ),

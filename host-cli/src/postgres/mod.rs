@@ -453,21 +453,24 @@ impl Files for PgFiles {
         let unexplained = database.is_some() && lines.is_empty();
         let stored = (|| {
             let row = match database {
-                Some(database) => self.client.query_typed_one(
-                    &format!(
-                        "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
-                         ON CONFLICT (name) DO UPDATE
-                         SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
-                             epoch = runs.epoch + $4, updated = now()
-                         RETURNING {LINEAGE}"
-                    ),
-                    &[
-                        (&self.run.name, Type::TEXT),
-                        (&database, Type::BYTEA),
-                        (&after, Type::INT8),
-                        (&i64::from(unexplained), Type::INT8),
-                    ],
-                )?,
+                Some(database) => {
+                    let row = self.client.query_typed_one(
+                        &format!(
+                            "INSERT INTO evodb.runs (name, seq, snapshot_seq) VALUES ($1, $2, $2)
+                             ON CONFLICT (name) DO UPDATE
+                             SET seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
+                                 epoch = runs.epoch + $3, updated = now()
+                             RETURNING {LINEAGE}"
+                        ),
+                        &[(&self.run.name, Type::TEXT), (&after, Type::INT8), (&i64::from(unexplained), Type::INT8)],
+                    )?;
+                    self.client.execute_typed(
+                        "INSERT INTO evodb.snapshots (run, database) VALUES ($1, $2)
+                         ON CONFLICT (run) DO UPDATE SET database = excluded.database",
+                        &[(&self.run.name, Type::TEXT), (&database, Type::BYTEA)],
+                    )?;
+                    row
+                }
                 None => self.client.query_typed_one(
                     &format!("UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1 RETURNING {LINEAGE}"),
                     &[(&self.run.name, Type::TEXT), (&after, Type::INT8)],
@@ -489,6 +492,9 @@ impl Files for PgFiles {
         }
         self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
         self.committed = true;
+        if database.is_some() {
+            reclaim_snapshot_space(&mut self.client);
+        }
         match (database, self.stored.as_mut()) {
             (Some(database), _) => {
                 self.stored = Some(Stored {
@@ -545,9 +551,10 @@ fn begin_operation(
     }
     let row = client.query_typed_opt(
         &format!(
-            "SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint, CASE WHEN $2 THEN database END,
+            "SELECT {LINEAGE}, r.seq, r.snapshot_seq, octet_length(s.database)::bigint,
+                    CASE WHEN $2 THEN s.database END,
                     (SELECT value FROM evodb.meta WHERE key = 'schema_version')
-             FROM evodb.runs WHERE name = $1"
+             FROM evodb.runs r JOIN evodb.snapshots s ON s.run = r.name WHERE r.name = $1"
         ),
         &[(&run, Type::TEXT), (&with_database, Type::BOOL)],
     )?;
@@ -580,7 +587,17 @@ fn lock_run(client: &mut impl postgres::GenericClient, run: &str) -> Result<(), 
 }
 
 /// A run's snapshot.
-const SELECT_DATABASE: &str = "SELECT database FROM evodb.runs WHERE name = $1";
+const SELECT_DATABASE: &str = "SELECT database FROM evodb.snapshots WHERE run = $1";
+
+/// After a commit that stored a snapshot: the snapshot it replaced is dead space, which a
+/// `VACUUM` makes reusable at once, so the next snapshot is written over it instead of after it
+/// and the table stays near one snapshot per run (rather than growing by a whole snapshot per
+/// rewrite until autovacuum comes by). Best effort: `SKIP_LOCKED` never waits for another vacuum
+/// of the table, and a role that may not vacuum it (not its owner) leaves it to autovacuum, which
+/// the table asks to come early (schema version 5).
+fn reclaim_snapshot_space(client: &mut Client) {
+    let _ = client.batch_execute("VACUUM (SKIP_LOCKED) evodb.snapshots");
+}
 
 /// A run's lineage columns, as [`Lineage`] reads them.
 const LINEAGE: &str = "(extract(epoch FROM created) * 1000000)::bigint, epoch";

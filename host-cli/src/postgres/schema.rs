@@ -40,6 +40,19 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE evodb.events DROP CONSTRAINT events_run_fkey,
          ADD CONSTRAINT events_run_fkey FOREIGN KEY (run) REFERENCES evodb.runs (name)
              ON DELETE CASCADE ON UPDATE CASCADE;",
+    // 5: snapshots move to a table of their own. Rewriting a snapshot leaves the one it replaces
+    // as dead TOAST space; in `evodb.runs` (whose row every commit updates too) that space grew by
+    // a whole snapshot per rewrite and plain VACUUM never gave it back. Here a writer vacuums the
+    // table after storing a snapshot, and autovacuum is asked to come early, so the space is
+    // reused. The column is dropped from `evodb.runs`; `VACUUM FULL evodb.runs` once returns its
+    // old space.
+    "CREATE TABLE evodb.snapshots (
+         run text PRIMARY KEY REFERENCES evodb.runs (name) ON DELETE CASCADE ON UPDATE CASCADE,
+         database bytea NOT NULL
+     ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 50,
+             toast.autovacuum_vacuum_scale_factor = 0, toast.autovacuum_vacuum_threshold = 1000);
+     INSERT INTO evodb.snapshots (run, database) SELECT name, database FROM evodb.runs;
+     ALTER TABLE evodb.runs DROP COLUMN database;",
 ];
 
 /// The version this evodb writes.

@@ -186,8 +186,8 @@ fn a_misspelled_run_is_refused_and_nothing_is_created() {
         assert_eq!(names(&url), ["exp-1"], "{command} created nothing");
     }
     // Through `evodb serve` too: a server kept on the misspelled run refuses its writers.
-    let server = Server::start(&evodb_bin(), &url, typo);
-    let out = Run::from(server.command(&evodb_bin(), &["sample", "--store", &url, "--run", typo]).output().unwrap());
+    let server = Server::start(evodb_bin(), &url, typo);
+    let out = Run::from(server.command(evodb_bin(), &["sample", "--store", &url, "--run", typo]).output().unwrap());
     assert_eq!(out.code, 3, "{out:?}");
     assert_eq!(names(&url), ["exp-1"], "nothing created through the server");
     drop(server);
@@ -221,10 +221,10 @@ fn sessions_are_named_after_evodb_and_the_command() {
     assert!(child.wait().unwrap().success());
     assert!(seen, "pg_stat_activity showed no `evodb/{version} add` session");
     // `evodb serve` keeps one connection, named after it, across the commands it answers.
-    let server = Server::start(&evodb_bin(), &url, "named");
+    let server = Server::start(evodb_bin(), &url, "named");
     for _ in 0..3 {
         let out =
-            Run::from(server.command(&evodb_bin(), &["info", "--store", &url, "--run", "named"]).output().unwrap());
+            Run::from(server.command(evodb_bin(), &["info", "--store", &url, "--run", "named"]).output().unwrap());
         assert_eq!(out.code, 0, "{out:?}");
     }
     assert!(wait_for_session(&mut admin, &format!("evodb/{version} serve")));
@@ -297,11 +297,11 @@ fn a_run_works_through_pgbouncer_in_transaction_mode() {
     assert_eq!(runs(&url, &["--delete", "pooled-2"]).code, 0);
     // And `evodb serve` through it.
     let parent = seed(&url, "served");
-    let server = Server::start(&evodb_bin(), &url, "served");
+    let server = Server::start(evodb_bin(), &url, "served");
     for i in 0..5 {
         let flags = add_flags(&parent, 100 + i);
         let args = add_args(&url, "served", &flags);
-        let out = Run::from(server.command(&evodb_bin(), &args).output().unwrap());
+        let out = Run::from(server.command(evodb_bin(), &args).output().unwrap());
         assert_eq!(out.code, 0, "{out:?}");
     }
     assert_eq!(on(&url, "served", "info", &[]).json()["programCount"], 6);

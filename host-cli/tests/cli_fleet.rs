@@ -426,3 +426,38 @@ fn a_schema_3_run_is_migrated_with_its_snapshot_and_events() {
     assert_eq!(on(&url, "new", "info", &[]).json()["programCount"], 5);
     assert_eq!(on(&url, "new", "validate", &[]).code, 0);
 }
+
+#[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
+fn serve_lets_readers_past_a_writer_that_waits() {
+    let Some(cluster) = Cluster::start() else { return };
+    let url = cluster.url();
+    let parent = seed(&url, "busy");
+    let server = Server::start(evodb_bin(), &url, "busy");
+    let mut admin = cluster.client();
+    // Another machine holds the run's lock: the server's `add` waits for it.
+    admin.execute("SELECT pg_advisory_lock($1, hashtext('busy'))", &[&0x6576_6f64_i32]).unwrap();
+    let flags = add_flags(&parent, 5);
+    // The server's own limits (a client with others runs by itself): the add waits up to 10 s.
+    let args = add_args(&url, "busy", &flags);
+    let mut writer = server.command(evodb_bin(), &args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let waiting = format!(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'evodb/{} serve' AND wait_event_type = 'Lock'",
+        env!("CARGO_PKG_VERSION")
+    );
+    let start = Instant::now();
+    while admin.query_one(&waiting, &[]).unwrap().get::<_, i64>(0) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(20), "the server's add never waited for the lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Past the server's patience for a command that holds it up (100 ms).
+    std::thread::sleep(Duration::from_millis(300));
+    let read = Run::from(server.command(evodb_bin(), &["info", "--store", &url, "--run", "busy"]).output().unwrap());
+    assert_eq!(read.json()["programCount"], 1, "the reader sees what is committed");
+    assert!(writer.try_wait().unwrap().is_none(), "the writer still waits: the reader went past it");
+    assert!(server.log().contains("passed `info` back"), "{}", server.log());
+    admin.execute("SELECT pg_advisory_unlock($1, hashtext('busy'))", &[&0x6576_6f64_i32]).unwrap();
+    let written = writer.wait_with_output().unwrap();
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    assert_eq!(on(&url, "busy", "info", &[]).json()["programCount"], 2);
+}

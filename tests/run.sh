@@ -25,11 +25,13 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
 fi
 # PostgreSQL's server binaries (initdb, pg_ctl): host-cli/tests/cli_stores.rs starts a throwaway
 # cluster of its own; EVODB_REQUIRE_POSTGRES makes a missing server a failure, not a skip.
-if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+# The fleet suite also runs a run through Debian's pgbouncer in transaction mode.
+if { ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
+  || { ! command -v pgbouncer >/dev/null && [ ! -x /usr/sbin/pgbouncer ]; }; then
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql pgbouncer >/dev/null
   else
-    echo "tests/run.sh: the PostgreSQL suite needs the server: sudo apt-get install postgresql" >&2
+    echo "tests/run.sh: the PostgreSQL suite needs the server and pgbouncer: sudo apt-get install postgresql pgbouncer" >&2
     exit 1
   fi
 fi

@@ -61,13 +61,29 @@ pub const ADD_IDEA: Command =
 
 pub const RUNS: Command = Command::new(
     "runs",
-    "List the runs under a directory: id, created, kind, rounds, best score, stopped or not (evoidea's list)",
+    "List the runs under a directory (evoidea's list) or in a PostgreSQL store; delete or rename a stored run",
+)
+.long_about(
+    "List the runs under a directory: id, created, kind, rounds, best score, stopped or not (evoidea's list). With \
+     --store URL (or a postgres:// URL as <dir>, or EVODB_STORE), list the runs that PostgreSQL database holds, by \
+     name: created, lastWrite, programs, events, bytes. --delete NAME deletes a stored run with its events; \
+     --rename OLD --to NEW renames one (its events follow). Both wait for the operation in progress on that run \
+     (within --timeBudgetMs), and refuse a name that is not there, naming the closest one.",
 )
 .positionals(&[Positional::optional(
     "dir",
     Value::Path,
-    "The directory holding one run per subdirectory [default: runs]",
-)]);
+    "The directory holding one run per subdirectory [default: runs], or a postgres:// URL",
+)])
+.flags(&[
+    Flag::text("delete", "NAME", "Delete this run of the PostgreSQL store, with its events")
+        .hyphen_values(HyphenValues::Any)
+        .conflicts_with(&["rename", "to"]),
+    Flag::text("rename", "NAME", "Rename this run of the PostgreSQL store (to --to's name)")
+        .hyphen_values(HyphenValues::Any)
+        .conflicts_with(&["delete"]),
+    Flag::text("to", "NAME", "The run's new name, with --rename").hyphen_values(HyphenValues::Any),
+]);
 
 pub const SHOW: Command = Command::new(
     "show",

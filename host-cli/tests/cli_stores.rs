@@ -370,6 +370,13 @@ fn spawn_add(cluster: &Cluster, run: &str, i: usize) -> Child {
     command().args(&args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
 }
 
+/// `evodb init` on `run`: only the commands that make a run make one (an `add` to a run that is
+/// not there is refused).
+fn make_run(cluster: &Cluster, run: &str) {
+    let made = evodb(&["init", "--store", &cluster.url(), "--run", run]);
+    assert_eq!(made.code, 0, "{made:?}");
+}
+
 fn stored_ids(cluster: &Cluster, run: &str) -> BTreeSet<String> {
     let text = evodb(&["export", "--store", &cluster.url(), "--run", run]).stdout;
     let db: Value = serde_json::from_str(&text).expect("the run exports");
@@ -378,6 +385,7 @@ fn stored_ids(cluster: &Cluster, run: &str) -> BTreeSet<String> {
 
 fn clients_killed_mid_add_lose_nothing_acknowledged(cluster: &Cluster) {
     let run = "killed";
+    make_run(cluster, run);
     let mut acknowledged = BTreeSet::new();
     for i in 0..50 {
         let mut child = spawn_add(cluster, run, i);
@@ -419,6 +427,7 @@ fn retries_add_each_program_once(cluster: &Cluster, run: &str, adds: usize) {
 
 fn a_restart_mid_stream_loses_nothing_acknowledged(cluster: &Cluster) {
     let run = "restarted";
+    make_run(cluster, run);
     let mut acknowledged = BTreeSet::new();
     let mut failures = 0;
     let restarter = thread::scope(|scope| {

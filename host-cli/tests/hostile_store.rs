@@ -863,7 +863,7 @@ fn time_budget_cases(cluster: &Arc<Cluster>) -> Vec<Case> {
             drop(holder);
             assert_eq!(added_count(&scratch, &url, "locked"), before, "the add was stored after all");
         }),
-        pg(cluster, "sessions carry application_name=evodb (seen while one waits for the lock)", |cluster| {
+        pg(cluster, "sessions carry application_name=evodb/<version> <command> (seen while one waits)", |cluster| {
             let url = database(cluster, "named");
             seeded_at(&url, "named");
             let holder = LockHolder::advisory(&url, "named");
@@ -879,14 +879,15 @@ fn time_budget_cases(cluster: &Arc<Cluster>) -> Vec<Case> {
             let mut watcher = cluster.client();
             let deadline = Instant::now() + Duration::from_secs(3);
             let mut seen = 0;
-            let named = "SELECT count(*) FROM pg_stat_activity WHERE datname = 'named' AND application_name = 'evodb'";
+            let named = "SELECT count(*) FROM pg_stat_activity WHERE datname = 'named' AND application_name = $1";
+            let name = format!("evodb/{} sample", env!("CARGO_PKG_VERSION"));
             while seen == 0 && Instant::now() < deadline {
-                seen = watcher.query_one(named, &[]).unwrap().get::<_, i64>(0);
+                seen = watcher.query_one(named, &[&name]).unwrap().get::<_, i64>(0);
                 thread::sleep(Duration::from_millis(20));
             }
             drop(holder);
             let _ = child.wait();
-            assert!(seen >= 1, "no session named evodb in pg_stat_activity");
+            assert!(seen >= 1, "no session named {name} in pg_stat_activity");
         }),
         pg(cluster, "the run's row locked elsewhere: add exits 4, nothing saved", |cluster| {
             let (scratch, url) = (Scratch::new(), cluster.url());

@@ -10,6 +10,7 @@ mod common;
 mod cli_apply;
 mod cli_bad_input;
 mod cli_engine;
+mod cli_fleet;
 mod cli_git_mode;
 mod cli_hardening;
 mod cli_ideas;

@@ -9,6 +9,7 @@
 //! does not write the whole population. A reader reads in one `REPEATABLE READ` snapshot and
 //! takes no lock.
 
+mod fleet;
 mod location;
 mod schema;
 mod url;
@@ -17,14 +18,16 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use postgres::error::SqlState;
+use postgres::types::Type;
 use postgres::{Client, NoTls};
 
 use std::any::Any;
 
 use crate::error::HostError;
 use crate::storage::{Files, FilesError, History, Lineage, Position};
+pub use fleet::{RunSummary, RunsError, closest_name, delete_run, list_runs, rename_run};
 pub use location::{Form, form, redact_passwords, shown_location};
-pub use url::PgUrl;
+pub use url::{PgUrl, name_sessions_after};
 
 /// A run: where it is stored and its name.
 #[derive(Clone, Debug)]
@@ -228,7 +231,7 @@ impl PgFiles {
             _ => None,
         };
         if let (None, Some(stored @ Stored { database: None, .. })) = (resumed_at, stored.as_mut()) {
-            let row = client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&run.name]);
+            let row = client.query_typed_one(SELECT_DATABASE, &[(&run.name, Type::TEXT)]);
             let row = row.map_err(|e| match is_timeout(&e) {
                 true => HostError::Deadline(timed_out_failure(run, deadline, "read the database", &e)),
                 false => sql_failure(&run.url, "read the database", &e),
@@ -253,7 +256,9 @@ impl PgFiles {
     /// The names of the runs stored beside this one, most recently changed first (at most
     /// `limit`): for the message that names a run that is not there.
     pub fn run_names(&mut self, limit: i64) -> Vec<String> {
-        let rows = self.client.query("SELECT name FROM evodb.runs ORDER BY updated DESC LIMIT $1", &[&limit]);
+        let rows = self
+            .client
+            .query_typed("SELECT name FROM evodb.runs ORDER BY updated DESC LIMIT $1", &[(&limit, Type::INT8)]);
         rows.map(|rows| rows.iter().map(|row| row.get(0)).collect()).unwrap_or_default()
     }
 
@@ -279,7 +284,10 @@ impl PgFiles {
         }
         let rows = self
             .client
-            .query("SELECT line FROM evodb.events WHERE run = $1 AND seq > $2 ORDER BY seq", &[&self.run.name, &seq])
+            .query_typed(
+                "SELECT line FROM evodb.events WHERE run = $1 AND seq > $2 ORDER BY seq",
+                &[(&self.run.name, Type::TEXT), (&seq, Type::INT8)],
+            )
             .map_err(|e| self.failed("read the events after the snapshot of", &e))?;
         Ok(lines_text(&rows))
     }
@@ -348,7 +356,7 @@ impl Files for PgFiles {
         if let Some(database) = &stored.database {
             return Ok(Some(database.clone()));
         }
-        let row = self.client.query_one("SELECT database FROM evodb.runs WHERE name = $1", &[&self.run.name]);
+        let row = self.client.query_typed_one(SELECT_DATABASE, &[(&self.run.name, Type::TEXT)]);
         let database: Vec<u8> = row.map_err(|e| self.failed("read the database of", &e))?.get(0);
         if let Some(stored) = self.stored.as_mut() {
             stored.database = Some(database.clone());
@@ -405,7 +413,7 @@ impl Files for PgFiles {
         }
         let rows = self
             .client
-            .query("SELECT line FROM evodb.events WHERE run = $1 ORDER BY seq", &[&self.run.name])
+            .query_typed("SELECT line FROM evodb.events WHERE run = $1 ORDER BY seq", &[(&self.run.name, Type::TEXT)])
             .map_err(|e| self.failed("read the history of", &e))?;
         Ok(Some(lines_text(&rows)))
     }
@@ -431,9 +439,9 @@ impl Files for PgFiles {
             left => left,
         };
         if let Some(left) = left {
-            let set = self.client.execute(
+            let set = self.client.execute_typed(
                 "SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true)",
-                &[&format!("{left}ms")],
+                &[(&format!("{left}ms"), Type::TEXT)],
             );
             set.map_err(|e| self.failed("save", &e))?;
         }
@@ -445,26 +453,34 @@ impl Files for PgFiles {
         let unexplained = database.is_some() && lines.is_empty();
         let stored = (|| {
             let row = match database {
-                Some(database) => self.client.query_one(
-                    &format!(
-                        "INSERT INTO evodb.runs (name, database, seq, snapshot_seq) VALUES ($1, $2, $3, $3)
-                         ON CONFLICT (name) DO UPDATE
-                         SET database = excluded.database, seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
-                             epoch = runs.epoch + $4, updated = now()
-                         RETURNING {LINEAGE}"
-                    ),
-                    &[&self.run.name, &database, &after, &i64::from(unexplained)],
-                )?,
-                None => self.client.query_one(
+                Some(database) => {
+                    let row = self.client.query_typed_one(
+                        &format!(
+                            "INSERT INTO evodb.runs (name, seq, snapshot_seq) VALUES ($1, $2, $2)
+                             ON CONFLICT (name) DO UPDATE
+                             SET seq = excluded.seq, snapshot_seq = excluded.snapshot_seq,
+                                 epoch = runs.epoch + $3, updated = now()
+                             RETURNING {LINEAGE}"
+                        ),
+                        &[(&self.run.name, Type::TEXT), (&after, Type::INT8), (&i64::from(unexplained), Type::INT8)],
+                    )?;
+                    self.client.execute_typed(
+                        "INSERT INTO evodb.snapshots (run, database) VALUES ($1, $2)
+                         ON CONFLICT (run) DO UPDATE SET database = excluded.database",
+                        &[(&self.run.name, Type::TEXT), (&database, Type::BYTEA)],
+                    )?;
+                    row
+                }
+                None => self.client.query_typed_one(
                     &format!("UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1 RETURNING {LINEAGE}"),
-                    &[&self.run.name, &after],
+                    &[(&self.run.name, Type::TEXT), (&after, Type::INT8)],
                 )?,
             };
             if !lines.is_empty() {
-                self.client.execute(
+                self.client.execute_typed(
                     "INSERT INTO evodb.events (run, seq, line)
                      SELECT $1, $2 + n, line FROM unnest($3::bytea[]) WITH ORDINALITY AS t(line, n)",
-                    &[&self.run.name, &before, &lines],
+                    &[(&self.run.name, Type::TEXT), (&before, Type::INT8), (&lines, Type::BYTEA_ARRAY)],
                 )?;
             }
             Ok(Lineage { born: row.get(0), epoch: row.get(1) })
@@ -476,6 +492,9 @@ impl Files for PgFiles {
         }
         self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
         self.committed = true;
+        if database.is_some() {
+            reclaim_snapshot_space(&mut self.client);
+        }
         match (database, self.stored.as_mut()) {
             (Some(database), _) => {
                 self.stored = Some(Stored {
@@ -528,15 +547,16 @@ fn begin_operation(
         None => client.batch_execute(begin)?,
     }
     if writable {
-        client.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&RUN_LOCK_CLASS, &run])?;
+        lock_run(client, run)?;
     }
-    let row = client.query_opt(
+    let row = client.query_typed_opt(
         &format!(
-            "SELECT {LINEAGE}, seq, snapshot_seq, octet_length(database)::bigint, CASE WHEN $2 THEN database END,
+            "SELECT {LINEAGE}, r.seq, r.snapshot_seq, octet_length(s.database)::bigint,
+                    CASE WHEN $2 THEN s.database END,
                     (SELECT value FROM evodb.meta WHERE key = 'schema_version')
-             FROM evodb.runs WHERE name = $1"
+             FROM evodb.runs r JOIN evodb.snapshots s ON s.run = r.name WHERE r.name = $1"
         ),
-        &[&run, &with_database],
+        &[(&run, Type::TEXT), (&with_database, Type::BOOL)],
     )?;
     Ok(row.map(|row| Stored {
         database: row.get(5),
@@ -550,11 +570,33 @@ fn begin_operation(
 
 /// The size of a run's events after `seq`, as history lines.
 fn events_bytes_after(client: &mut Client, run: &str, seq: i64) -> Result<u64, postgres::Error> {
-    let row = client.query_one(
+    let row = client.query_typed_one(
         "SELECT coalesce(sum(octet_length(line) + 1), 0)::bigint FROM evodb.events WHERE run = $1 AND seq > $2",
-        &[&run, &seq],
+        &[(&run, Type::TEXT), (&seq, Type::INT8)],
     )?;
     Ok(row.get::<_, i64>(0).unsigned_abs())
+}
+
+/// Takes `run`'s lock for the rest of the transaction: writers of one run queue on it.
+fn lock_run(client: &mut impl postgres::GenericClient, run: &str) -> Result<(), postgres::Error> {
+    client.execute_typed(
+        "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+        &[(&RUN_LOCK_CLASS, Type::INT4), (&run, Type::TEXT)],
+    )?;
+    Ok(())
+}
+
+/// A run's snapshot.
+const SELECT_DATABASE: &str = "SELECT database FROM evodb.snapshots WHERE run = $1";
+
+/// After a commit that stored a snapshot: the snapshot it replaced is dead space, which a
+/// `VACUUM` makes reusable at once, so the next snapshot is written over it instead of after it
+/// and the table stays near one snapshot per run (rather than growing by a whole snapshot per
+/// rewrite until autovacuum comes by). Best effort: `SKIP_LOCKED` never waits for another vacuum
+/// of the table, and a role that may not vacuum it (not its owner) leaves it to autovacuum, which
+/// the table asks to come early (schema version 5).
+fn reclaim_snapshot_space(client: &mut Client) {
+    let _ = client.batch_execute("VACUUM (SKIP_LOCKED) evodb.snapshots");
 }
 
 /// A run's lineage columns, as [`Lineage`] reads them.

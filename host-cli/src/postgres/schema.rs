@@ -3,6 +3,7 @@
 //! advisory lock so that clients starting together migrate once.
 
 use postgres::Client;
+use postgres::types::Type;
 
 use super::{PgUrl, sql_failure};
 use crate::error::HostError;
@@ -34,6 +35,24 @@ const MIGRATIONS: &[&str] = &[
     // without events). An engine kept warm between operations (`evodb serve`) catches up from
     // the events alone while the epoch it loaded at stands, and loads the snapshot otherwise.
     "ALTER TABLE evodb.runs ADD COLUMN epoch bigint NOT NULL DEFAULT 0;",
+    // 4: a run's events follow it when it is renamed (`evodb runs --rename`, or an UPDATE of
+    // its name): the foreign key cascades updates as it cascades deletes.
+    "ALTER TABLE evodb.events DROP CONSTRAINT events_run_fkey,
+         ADD CONSTRAINT events_run_fkey FOREIGN KEY (run) REFERENCES evodb.runs (name)
+             ON DELETE CASCADE ON UPDATE CASCADE;",
+    // 5: snapshots move to a table of their own. Rewriting a snapshot leaves the one it replaces
+    // as dead TOAST space; in `evodb.runs` (whose row every commit updates too) that space grew by
+    // a whole snapshot per rewrite and plain VACUUM never gave it back. Here a writer vacuums the
+    // table after storing a snapshot, and autovacuum is asked to come early, so the space is
+    // reused. The column is dropped from `evodb.runs`; `VACUUM FULL evodb.runs` once returns its
+    // old space.
+    "CREATE TABLE evodb.snapshots (
+         run text PRIMARY KEY REFERENCES evodb.runs (name) ON DELETE CASCADE ON UPDATE CASCADE,
+         database bytea NOT NULL
+     ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 50,
+             toast.autovacuum_vacuum_scale_factor = 0, toast.autovacuum_vacuum_threshold = 1000);
+     INSERT INTO evodb.snapshots (run, database) SELECT name, database FROM evodb.runs;
+     ALTER TABLE evodb.runs DROP COLUMN database;",
 ];
 
 /// The version this evodb writes.
@@ -50,7 +69,7 @@ pub fn ensure(client: &mut Client, url: &PgUrl) -> Result<(), HostError> {
     }
     check_not_newer(current, url)?;
     let mut tx = client.transaction().map_err(failed)?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(failed)?;
+    tx.execute_typed("SELECT pg_advisory_xact_lock($1)", &[(&MIGRATION_LOCK, Type::INT8)]).map_err(failed)?;
     tx.batch_execute(
         "CREATE SCHEMA IF NOT EXISTS evodb;
          CREATE TABLE IF NOT EXISTS evodb.meta (key text PRIMARY KEY, value text NOT NULL);",
@@ -62,10 +81,10 @@ pub fn ensure(client: &mut Client, url: &PgUrl) -> Result<(), HostError> {
     for migration in &MIGRATIONS[current as usize..] {
         tx.batch_execute(migration).map_err(failed)?;
     }
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO evodb.meta (key, value) VALUES ('schema_version', $1)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        &[&VERSION.to_string()],
+        &[(&VERSION.to_string(), Type::TEXT)],
     )
     .map_err(failed)?;
     tx.commit().map_err(failed)
@@ -84,7 +103,7 @@ fn check_not_newer(current: i32, url: &PgUrl) -> Result<(), HostError> {
 
 /// 0 when evodb's tables are not there yet.
 fn installed(client: &mut Client) -> Result<i32, postgres::Error> {
-    let exists: bool = client.query_one("SELECT to_regclass('evodb.meta') IS NOT NULL", &[])?.get(0);
+    let exists: bool = client.query_typed_one("SELECT to_regclass('evodb.meta') IS NOT NULL", &[])?.get(0);
     if !exists {
         return Ok(0);
     }
@@ -92,6 +111,6 @@ fn installed(client: &mut Client) -> Result<i32, postgres::Error> {
 }
 
 fn version(client: &mut impl postgres::GenericClient) -> Result<i32, postgres::Error> {
-    let row = client.query_opt("SELECT value FROM evodb.meta WHERE key = 'schema_version'", &[])?;
+    let row = client.query_typed_opt("SELECT value FROM evodb.meta WHERE key = 'schema_version'", &[])?;
     Ok(row.and_then(|row| row.get::<_, String>(0).parse().ok()).unwrap_or(0))
 }

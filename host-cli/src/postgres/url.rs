@@ -3,6 +3,7 @@
 //! and a shown form that never holds the password.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use postgres::config::{Host, SslMode};
@@ -18,6 +19,26 @@ pub struct PgUrl {
     shown: String,
     endpoint: String,
     password_in_url: bool,
+    /// The URL gave no `application_name`: evodb names its sessions itself.
+    names_sessions: bool,
+}
+
+/// The command this process runs, for the name of its sessions.
+static COMMAND: OnceLock<String> = OnceLock::new();
+
+/// Names this process's PostgreSQL sessions after `command`: `pg_stat_activity` shows
+/// `evodb/<version> <command>` for each (a URL's own `application_name` wins). Set once, by
+/// `main`, before any connection.
+pub fn name_sessions_after(command: &str) {
+    let _ = COMMAND.set(command.chars().filter(char::is_ascii_graphic).take(32).collect());
+}
+
+/// `evodb/<version> <command>` (or `evodb/<version> <label>` for `label`).
+fn session_name(label: Option<&str>) -> String {
+    match label.or(COMMAND.get().map(String::as_str)) {
+        Some(label) => format!("evodb/{} {label}", env!("CARGO_PKG_VERSION")),
+        None => format!("evodb/{}", env!("CARGO_PKG_VERSION")),
+    }
 }
 
 impl std::fmt::Debug for PgUrl {
@@ -89,9 +110,10 @@ impl PgUrl {
         if config.get_hosts().is_empty() {
             config.host("localhost");
         }
-        if config.get_application_name().is_none() {
-            // What `pg_stat_activity` shows a DBA for evodb's sessions.
-            config.application_name("evodb");
+        let names_sessions = config.get_application_name().is_none();
+        if names_sessions {
+            // What `pg_stat_activity` shows a DBA for evodb's sessions: which evodb, doing what.
+            config.application_name(&session_name(None));
         }
         if config.get_user().is_none() {
             let user = std::env::var("PGUSER")
@@ -109,7 +131,7 @@ impl PgUrl {
             config.password(password);
         }
         let secret = config.get_password().map(|p| String::from_utf8_lossy(p).into_owned()).filter(|p| !p.is_empty());
-        Ok(PgUrl { config, root_cert, secret, shown, endpoint, password_in_url: in_url })
+        Ok(PgUrl { config, root_cert, secret, shown, endpoint, password_in_url: in_url, names_sessions })
     }
 
     /// Whether the URL itself holds the password (rather than `PGPASSWORD` or a password file):
@@ -141,10 +163,10 @@ impl PgUrl {
 
     /// Keeps a connection held open between operations (`evodb serve`) from hanging on a
     /// peer that vanished: TCP keepalives after 30 s idle, and a minute's bound on unacknowledged
-    /// data. Its sessions are named `evodb serve`.
+    /// data. Its sessions are named `evodb/<version> serve`.
     pub fn keep_alive(&mut self) {
-        if self.config.get_application_name() == Some("evodb") {
-            self.config.application_name("evodb serve");
+        if self.names_sessions {
+            self.config.application_name(&session_name(Some("serve")));
         }
         self.config
             .keepalives(true)
@@ -362,9 +384,16 @@ mod tests {
         let url = PgUrl::parse("POSTGRESQL://ann:pw@db.example/runs", Duration::from_secs(3)).unwrap();
         assert_eq!(url.shown(), "postgres://ann@db.example:5432/runs");
         assert!(url.password_in_url());
-        assert_eq!(url.config.get_application_name(), Some("evodb"));
+        let name = url.config.get_application_name().unwrap();
+        assert!(name.starts_with(&format!("evodb/{}", env!("CARGO_PKG_VERSION"))), "{name}");
+        let mut served = url.clone();
+        served.keep_alive();
+        assert!(served.config.get_application_name().unwrap().ends_with(" serve"));
         let named = PgUrl::parse("postgres://a@h/d?application_name=mine", Duration::ZERO).unwrap();
         assert_eq!(named.config.get_application_name(), Some("mine"));
+        let mut named = named;
+        named.keep_alive();
+        assert_eq!(named.config.get_application_name(), Some("mine"), "the URL's own name wins");
         assert_eq!(url.credential(), PgUrl::parse("postgres://b:pw@h/d", Duration::ZERO).unwrap().credential());
         assert_ne!(url.credential(), PgUrl::parse("postgres://b:pw2@h/d", Duration::ZERO).unwrap().credential());
     }

@@ -165,3 +165,101 @@ fn chown_to_postgres(dir: &Path) {
         nix::unistd::User::from_name("postgres").ok().flatten().expect("a `postgres` user (Debian's package makes it)");
     nix::unistd::chown(dir, Some(user.uid), Some(user.gid)).expect("the temp dir is handed to postgres");
 }
+
+/// Debian's `pgbouncer` in front of a cluster, in transaction mode (a server connection is a
+/// client's only for one transaction, as in most fleets' poolers), on a free loopback port;
+/// stopped on drop.
+pub struct Bouncer {
+    dir: tempfile::TempDir,
+    child: std::process::Child,
+    pub port: u16,
+}
+
+impl Bouncer {
+    /// A pgbouncer pooling at most `pool_size` server connections to `cluster`'s `postgres`
+    /// database, or `None` (with a note) when pgbouncer is not installed and not required
+    /// (`EVODB_REQUIRE_POSTGRES`).
+    pub fn start(cluster: &Cluster, pool_size: u32) -> Option<Bouncer> {
+        let Some(program) =
+            ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].into_iter().map(PathBuf::from).find(|p| p.is_file())
+        else {
+            assert!(
+                std::env::var("EVODB_REQUIRE_POSTGRES").is_err(),
+                "pgbouncer is required (EVODB_REQUIRE_POSTGRES) but was not found: apt-get install pgbouncer"
+            );
+            eprintln!("skipped: pgbouncer is not installed (apt-get install pgbouncer)");
+            return None;
+        };
+        let dir = tempfile::Builder::new().prefix("evodb-pgbouncer-").tempdir().expect("a temp dir");
+        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let path = |name: &str| dir.path().join(name).display().to_string();
+        std::fs::write(dir.path().join("users.txt"), "\"evodb\" \"\"\n").unwrap();
+        std::fs::write(
+            dir.path().join("pgbouncer.ini"),
+            format!(
+                "[databases]\npostgres = host=127.0.0.1 port={} dbname=postgres\n\n[pgbouncer]\n\
+                 listen_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\nauth_type = trust\n\
+                 auth_file = {}\npool_mode = transaction\ndefault_pool_size = {pool_size}\nmax_client_conn = 200\n\
+                 logfile = {}\npidfile = {}\n",
+                cluster.port,
+                path("users.txt"),
+                path("pgbouncer.log"),
+                path("pgbouncer.pid")
+            ),
+        )
+        .unwrap();
+        // pgbouncer refuses to run as root: as the cluster does, it runs as `postgres`.
+        let mut command = if is_root() {
+            chown_to_postgres(dir.path());
+            for file in ["users.txt", "pgbouncer.ini"] {
+                chown_to_postgres(&dir.path().join(file));
+            }
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&program);
+            c
+        } else {
+            Command::new(&program)
+        };
+        let child = command
+            .arg(dir.path().join("pgbouncer.ini"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pgbouncer starts");
+        let bouncer = Bouncer { dir, child, port };
+        // Listening once it answers a login.
+        for _ in 0..200 {
+            if postgres::Client::connect(&bouncer.url(), postgres::NoTls).is_ok() {
+                return Some(bouncer);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!(
+            "pgbouncer did not start: {}",
+            std::fs::read_to_string(bouncer.dir.path().join("pgbouncer.log")).unwrap_or_default()
+        );
+    }
+
+    /// `postgres://evodb@127.0.0.1:PORT/postgres` through pgbouncer.
+    pub fn url(&self) -> String {
+        format!("postgres://evodb@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// What pgbouncer logged.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("pgbouncer.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Bouncer {
+    fn drop(&mut self) {
+        // pgbouncer itself (its pid file), then runuser when it stands between.
+        let pid_file = std::fs::read_to_string(self.dir.path().join("pgbouncer.pid")).unwrap_or_default();
+        let pids = pid_file.trim().parse::<i32>().ok().into_iter().chain(i32::try_from(self.child.id()).ok());
+        for pid in pids {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGTERM);
+        }
+        let _ = self.child.wait();
+    }
+}

@@ -71,9 +71,18 @@ impl CandidateArgs {
     }
 }
 
-/// Adds `request` to the database at `db` and saves it; with the warning when it made a new one.
-pub fn add_to(engine: &Engine, db: &Path, request: AddRequest) -> Result<(Vec<String>, AddOutcome), Failure> {
-    let mut session = engine.open(db, Access::Write)?;
+/// Adds `request` to the database at `db` and saves it; with the warning when it made a new one
+/// (a directory; a PostgreSQL run is made only by a writer that `creates` one, `seed`).
+pub fn add_to(
+    engine: &Engine,
+    db: &Path,
+    request: AddRequest,
+    creates: bool,
+) -> Result<(Vec<String>, AddOutcome), Failure> {
+    let mut session = match creates {
+        true => engine.open_to_create(db)?,
+        false => engine.open(db, Access::Write)?,
+    };
     let warnings = session.new_database_warning();
     let outcome = session.add(request, now())?;
     Ok((warnings, outcome))

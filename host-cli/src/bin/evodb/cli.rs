@@ -22,6 +22,8 @@ use crate::session::SandboxArgs;
 
 #[derive(Debug)]
 pub struct Cli {
+    /// The command's name as the table spells it (`add`, `should-stop`).
+    pub name: String,
     pub command: Command,
     pub sandbox: SandboxArgs,
     pub store: StoreArgs,
@@ -186,5 +188,5 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "profile" => Command::Profile(profile::Args::from_matches(m)),
         other => unreachable!("the table's command `{other}` has no arguments here"),
     };
-    Cli { command, sandbox, store, serve_off: env.serve_off }
+    Cli { name: name.to_string(), command, sandbox, store, serve_off: env.serve_off }
 }

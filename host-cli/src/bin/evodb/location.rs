@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use evodb_cli_spec::{CLI, Value};
-use evodb_host::postgres::{Deadline, Form, PgFiles, PgRun, PgUrl, form, shown_location};
+use evodb_host::postgres::{Deadline, Form, PgFiles, PgRun, PgUrl, closest_name, form, shown_location};
 use evodb_host::{Access, DirectoryFiles, Files};
 
 use crate::failure::Failure;
@@ -36,8 +36,15 @@ impl Location {
     /// The location opened for one operation. A directory is resolved, and created and locked for
     /// writers; a reader of a missing directory reads nothing (the same answer as an empty
     /// database). A PostgreSQL run is opened in a transaction, locked for writers, within
-    /// `budget` (or by `deadline`); a reader of a run that does not exist is refused (exit 3).
-    pub fn open(&self, access: Access, budget: Duration, deadline: Option<Deadline>) -> Result<Opened, Failure> {
+    /// `budget` (or by `deadline`); a run that does not exist is refused (exit 3), unless a
+    /// writer `creates` it.
+    pub fn open(
+        &self,
+        access: Access,
+        creates: bool,
+        budget: Duration,
+        deadline: Option<Deadline>,
+    ) -> Result<Opened, Failure> {
         match self {
             Location::Directory(path) => {
                 let files = DirectoryFiles::open(path, access)?;
@@ -52,8 +59,8 @@ impl Location {
                     Some(deadline) => PgFiles::open_until(run, writable, deadline)?,
                     None => PgFiles::open_within(run, writable, budget)?,
                 };
-                if access == Access::Read && !files.holds_database() {
-                    return Err(no_run(run, &mut files));
+                if !files.holds_database() && (access == Access::Read || !creates) {
+                    return Err(no_run(run, &mut files, access));
                 }
                 let deadline = files.deadline();
                 Ok(Opened { files: Box::new(files), shown: run.shown(), deadline })
@@ -70,7 +77,7 @@ impl Location {
                 let mut files = PgFiles::open(run, false)?;
                 match files.holds_database() {
                     true => Ok(Box::new(files)),
-                    false => Err(no_run(run, &mut files)),
+                    false => Err(no_run(run, &mut files, Access::Read)),
                 }
             }
         }
@@ -93,21 +100,31 @@ impl Location {
     }
 }
 
-/// Exit 3 for a reader of a run that is not there: never made, or deleted (a reader of a
-/// missing directory answers as the seed's CLI does, with an empty database; a run has no such
-/// contract, and an empty answer would hide a typo in --run or a deleted run).
-pub fn no_run(run: &PgRun, files: &mut PgFiles) -> Failure {
-    let names = files.run_names(10);
+/// Exit 3 for a run that is not there: never made, or deleted. A reader of a missing directory
+/// answers as the seed's CLI does, with an empty database, and a writer makes it; a run has no
+/// such contract, and an empty answer (or a new run with the default config) would hide a typo
+/// in --run or a deleted run. Names the closest run there, and the runs most recently changed.
+pub fn no_run(run: &PgRun, files: &mut PgFiles, access: Access) -> Failure {
+    let names = files.run_names(10_000);
+    let close = match closest_name(&run.name, names.iter().map(String::as_str)) {
+        Some(close) => format!(" (did you mean `{}`?)", close.escape_debug()),
+        None => String::new(),
+    };
     let others = match names.as_slice() {
         [] => "; that database holds no run yet".to_string(),
         names => format!(
-            "; the runs there, most recently changed first: {}",
-            names.iter().map(|name| format!("`{}`", name.escape_debug())).collect::<Vec<_>>().join(", ")
+            "; the runs there, most recently changed first: {}{}",
+            names.iter().take(10).map(|name| format!("`{}`", name.escape_debug())).collect::<Vec<_>>().join(", "),
+            if names.len() > 10 { ", … (evodb runs --store URL lists them all)" } else { "" }
         ),
     };
+    let nothing = match access {
+        Access::Write => "; nothing was created",
+        Access::Read => "",
+    };
     Failure::NotFound(format!(
-        "no run named `{}` at {}: it was never made, or it was deleted; check --run (or EVODB_RUN){others}. \
-         `evodb init`, `create`, `seed` and `add` make a run",
+        "no run named `{}` at {}{close}: it was never made, or it was deleted{nothing}; check --run (or EVODB_RUN){others}. \
+         To make it, run `evodb init` (or `seed`, `create`, `ideas`, `import`, `copy`) with this --run",
         run.name.escape_debug(),
         run.url.shown()
     ))

@@ -55,6 +55,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    evodb_host::postgres::name_sessions_after(&cli.name);
     if let Some(output) = forward::forward(&cli) {
         return print(&output, &argv, &env);
     }

@@ -61,13 +61,26 @@ impl Engine {
     /// for writers; a reader of a missing directory reads nothing (the same answer as an empty
     /// database) and nothing is created where the path points. A PostgreSQL run is opened in a
     /// transaction, locked for writers.
+    /// A writer refuses a run that is not there (a misspelled --run must not start a new run):
+    /// only the commands that make a database use [`Engine::open_to_create`].
     pub fn open(&self, db: &Path, access: Access) -> Result<Session<'_>, Failure> {
         self.open_location(self.locate(db)?, access)
     }
 
+    /// [`Engine::open`] for a writer that makes the database when there is none (`init`,
+    /// `seed`, `create`, `ideas`, `import`, `copy`'s destination).
+    pub fn open_to_create(&self, db: &Path) -> Result<Session<'_>, Failure> {
+        self.open_location_to_create(self.locate(db)?)
+    }
+
     /// [`Engine::open`] on a location already resolved.
     pub fn open_location(&self, location: Location, access: Access) -> Result<Session<'_>, Failure> {
-        self.open_within(location, access, None)
+        self.open_within(location, access, false, None)
+    }
+
+    /// [`Engine::open_to_create`] on a location already resolved.
+    pub fn open_location_to_create(&self, location: Location) -> Result<Session<'_>, Failure> {
+        self.open_within(location, Access::Write, true, None)
     }
 
     /// [`Engine::open_location`] for an operation whose time budget ends at `deadline` (`None`:
@@ -78,18 +91,20 @@ impl Engine {
         &self,
         location: Location,
         access: Access,
+        creates: bool,
         deadline: Option<Deadline>,
     ) -> Result<Session<'_>, Failure> {
         let budget = Duration::from_millis(self.sandbox.time_budget_ms);
         if let Location::Postgres(run) = &location
             && self.keeps_warm(run)
         {
-            return self.open_warm(access, deadline.unwrap_or_else(|| Deadline::after(budget)));
+            return self.open_warm(access, creates, deadline.unwrap_or_else(|| Deadline::after(budget)));
         }
-        let Opened { files, shown, deadline } = location.open(access, budget, deadline)?;
+        let Opened { files, shown, deadline } = location.open(access, creates, budget, deadline)?;
         let (mut store, bindings) = self.instantiate(files)?;
         store.data_mut().set_deadline(deadline.map(|deadline| deadline.at));
-        let reopen = Some((location, access, deadline.unwrap_or_else(|| Deadline::after(budget))));
+        let reopen =
+            Some(Reopen { location, access, creates, deadline: deadline.unwrap_or_else(|| Deadline::after(budget)) });
         Ok(Session { engine: self, store, bindings, shown, reopen, kept: None, keeps: false })
     }
 
@@ -110,12 +125,22 @@ pub struct Session<'a> {
     shown: String,
     /// The location, to open again when the store aborted an operation that a retry may get
     /// past (a PostgreSQL deadlock or serialization failure), within the same time budget.
-    reopen: Option<(Location, Access, Deadline)>,
+    reopen: Option<Reopen>,
     /// On the run `evodb serve` keeps warm: the instance's loaded database and where it stands,
     /// parked again for the next operation when this session ends.
     kept: Option<(ResourceAny, Position)>,
     /// Opened on the run kept warm: a successful operation keeps its database loaded.
     keeps: bool,
+}
+
+/// How a session was opened, to open it again within the same time budget.
+#[derive(Clone)]
+struct Reopen {
+    location: Location,
+    access: Access,
+    /// A writer that makes the database when there is none.
+    creates: bool,
+    deadline: Deadline,
 }
 
 /// The `database` resource's methods, as an operation receives them.
@@ -256,11 +281,13 @@ impl Session<'_> {
             let result = self.run_once(save, &mut op);
             let transient = self.store.data().files().transient_failure().map(String::from);
             match (result, transient, self.reopen.clone()) {
-                (Err(_), Some(message), Some((location, access, deadline))) if attempt < postgres::RETRIES => {
+                (Err(_), Some(message), Some(Reopen { location, access, creates, deadline }))
+                    if attempt < postgres::RETRIES =>
+                {
                     attempt += 1;
                     eprintln!("{}", location.redact(&postgres::retry_warning(&message, attempt)));
                     std::thread::sleep(postgres::backoff(attempt));
-                    *self = self.engine.open_within(location, access, Some(deadline))?;
+                    *self = self.engine.open_within(location, access, creates, Some(deadline))?;
                 }
                 (result, _, _) => return result,
             }

@@ -109,7 +109,7 @@ impl Args {
             None => None,
         };
         // The seed prints no warnings in its JSON; the CLI prints them on stderr.
-        let (mut warnings, mut outcome) = add_to(engine, &db, request)?;
+        let (mut warnings, mut outcome) = add_to(engine, &db, request, false)?;
         warnings.extend(policy);
         warnings.append(&mut outcome.warnings);
         Ok(Reply::json(&outcome).warned(warnings))

@@ -97,7 +97,7 @@ impl Args {
         if !engine.open(&self.db, evodb_host::Access::Read)?.holds_database() {
             return Err(missing_run(&self.db));
         }
-        let (mut warnings, mut outcome) = add_to(engine, &self.db, request)?;
+        let (mut warnings, mut outcome) = add_to(engine, &self.db, request, false)?;
         warnings.append(&mut outcome.warnings);
         Ok(Reply::json(&outcome).warned(warnings))
     }

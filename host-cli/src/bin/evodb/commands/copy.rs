@@ -62,7 +62,7 @@ fn copy(ctx: &Context, Args { src, dst }: Args) -> Result<Reply, Failure> {
     let history = source.history()?;
     drop(source);
 
-    let mut target = engine.open_location(to, Access::Write)?;
+    let mut target = engine.open_location_to_create(to)?;
     let to_shown = target.shown().to_string();
     if target.holds_database() || !target.history()?.is_empty() {
         return Err(Failure::BadInput(format!(

@@ -26,7 +26,10 @@ impl Args {
         // Writes only where there is no database yet: an existing file keeps its bytes (and an
         // existing directory is not even locked).
         let exists = matches!(engine.locate(&self.db)?, Location::Directory(dir) if dir.join(DATABASE_FILE).exists());
-        let mut session = engine.open(&self.db, if exists { Access::Read } else { Access::Write })?;
+        let mut session = match exists {
+            true => engine.open(&self.db, Access::Read)?,
+            false => engine.open_to_create(&self.db)?,
+        };
         let info = if session.holds_database() { session.info()? } else { session.create()? };
         Ok(Reply::json(&info))
     }

@@ -13,7 +13,6 @@ use clap::ArgMatches;
 
 use evodb_core::Metrics;
 use evodb_core::simulation::{CLOCK_STEP, CODE_PREFIX, Landscape, Mutator, START_CLOCK, seed_request};
-use evodb_host::Access;
 use evodb_host::bridge as output;
 
 use crate::context::Context;
@@ -58,7 +57,7 @@ fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args
     let candidates_dir = out.join("candidates");
     fs::create_dir_all(&candidates_dir)
         .map_err(|e| Failure::Io(format!("cannot create `{}`: {e}", candidates_dir.display())))?;
-    let mut session = engine.open(&database_dir, Access::Write)?;
+    let mut session = engine.open_to_create(&database_dir)?;
     let mut mutator = Mutator::new(seed);
 
     let info = session.info()?;

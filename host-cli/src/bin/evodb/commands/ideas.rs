@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::ArgMatches;
 use evodb_core::{Config, Database, IdeaRunOptions, Info, Profile};
-use evodb_host::Access;
 use evodb_host::bridge::core;
 
 use crate::context::Context;
@@ -57,7 +56,7 @@ impl Args {
         let config = Config::for_ideas(&options)?;
         Database::check_seed(self.seed)?;
         let config = serde_json::to_string(&config).map_err(|e| Failure::Internal(e.to_string()))?;
-        let info = ctx.engine()?.open(&self.db, Access::Write)?.init(&config, self.seed)?;
+        let info = ctx.engine()?.open_to_create(&self.db)?.init(&config, self.seed)?;
         Ok(Reply::json(&core::<_, Info>(info)))
     }
 }

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::ArgMatches;
 use evodb_core::Info;
-use evodb_host::Access;
 use evodb_host::bridge::core;
 
 use crate::config_flags::InitConfig;
@@ -32,7 +31,7 @@ impl Args {
         // Checked before the directory is created, so a bad config leaves nothing behind.
         evodb_core::Config::from_json(&config)?;
         evodb_core::Database::check_seed(self.seed)?;
-        let info = ctx.engine()?.open(&self.db, Access::Write)?.init(&config, self.seed)?;
+        let info = ctx.engine()?.open_to_create(&self.db)?.init(&config, self.seed)?;
         Ok(Reply::json(&core::<_, Info>(info)))
     }
 }

@@ -32,7 +32,7 @@ impl Args {
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
         let Args { db, candidate, target_id } = self;
         let request = candidate.into_request(AddCommand::Seed, AddFlags { target_id, ..AddFlags::default() })?;
-        let (warnings, outcome) = add_to(ctx.engine()?, &db, request)?;
+        let (warnings, outcome) = add_to(ctx.engine()?, &db, request, true)?;
         let reply = Reply::json(&json!({"id": outcome.id, "metrics": outcome.metrics}));
         Ok(reply.warned(outcome.warnings).warned(warnings))
     }

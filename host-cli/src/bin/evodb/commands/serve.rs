@@ -33,6 +33,31 @@ use crate::session::Engine;
 /// Held while a command is answered, so that stopping waits for it.
 static ANSWERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// When the command being answered began, in milliseconds since [`SERVING_SINCE`] plus one (0:
+/// none is).
+static BUSY_SINCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static SERVING_SINCE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// The commands that only read the run: while the command being answered has taken longer than
+/// [`STUCK`] (a writer waiting for the run's lock, which another machine holds), they are passed
+/// back to run by themselves, in a read-only transaction that waits for no lock, rather than
+/// queue behind it.
+const READERS: &[&str] =
+    &["info", "best", "stats", "history", "export", "lineage", "notes", "should-stop", "admit", "show"];
+const STUCK: Duration = Duration::from_millis(100);
+
+fn since_serving() -> u64 {
+    u64::try_from(SERVING_SINCE.get_or_init(Instant::now).elapsed().as_millis()).unwrap_or(u64::MAX - 1)
+}
+
+/// How long the command being answered has been running (`None`: none is).
+fn busy_for() -> Option<Duration> {
+    match BUSY_SINCE.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => None,
+        since => Some(Duration::from_millis(since_serving().saturating_sub(since - 1))),
+    }
+}
+
 /// `evodb serve`: binds the run's socket, prints it, and answers commands one at a time until
 /// stopped.
 #[derive(Debug)]
@@ -116,7 +141,9 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
     // read and their replies written on threads of their own, so no client holds up another.
     for job in queue {
         let _answering = ANSWERING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        BUSY_SINCE.store(since_serving() + 1, std::sync::atomic::Ordering::SeqCst);
         engine = job.run(engine, &run, ctx.answer);
+        BUSY_SINCE.store(0, std::sync::atomic::Ordering::SeqCst);
     }
     Ok(Reply::default())
 }
@@ -212,6 +239,8 @@ fn serve_client(
         Some("other sandbox limits")
     } else if credential.is_some() && request.credential.as_deref() != credential {
         Some("the client's store password is not the server's, or it has none")
+    } else if READERS.contains(&name.as_str()) && busy_for().is_some_and(|busy| busy > STUCK) {
+        Some("a reader, while the command being answered waits (for the run's lock, say)")
     } else {
         None
     };

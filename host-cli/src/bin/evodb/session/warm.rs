@@ -11,7 +11,7 @@ use evodb_host::{Access, Files, HostError, NoFiles, Position, State};
 use wasmtime::Store;
 use wasmtime::component::ResourceAny;
 
-use super::{Engine, Session};
+use super::{Engine, Reopen, Session};
 use crate::failure::Failure;
 use crate::location::{Location, no_run};
 
@@ -46,7 +46,7 @@ impl Engine {
 
     /// The served run, opened on the engine parked by the operation before when the run's
     /// events alone can bring it up to date; on a new instance that loads the run otherwise.
-    pub(super) fn open_warm(&self, access: Access, deadline: Deadline) -> Result<Session<'_>, Failure> {
+    pub(super) fn open_warm(&self, access: Access, creates: bool, deadline: Deadline) -> Result<Session<'_>, Failure> {
         let served = self.served.as_ref().expect("open_warm is called for the served run");
         let (run, writable) = (&served.run, access == Access::Write);
         let (mut files, parked) = match served.warm.borrow_mut().take() {
@@ -63,8 +63,8 @@ impl Engine {
             }
             None => (PgFiles::open_until(run, writable, deadline)?, None),
         };
-        if access == Access::Read && !files.holds_database() {
-            return Err(no_run(run, &mut files));
+        if !files.holds_database() && (access == Access::Read || !creates) {
+            return Err(no_run(run, &mut files, access));
         }
         let files: Box<dyn Files> = Box::new(files);
         let (mut store, bindings, kept) = match parked {
@@ -78,7 +78,7 @@ impl Engine {
             }
         };
         store.data_mut().set_deadline(Some(deadline.at));
-        let reopen = Some((Location::Postgres(Box::new(run.clone())), access, deadline));
+        let reopen = Some(Reopen { location: Location::Postgres(Box::new(run.clone())), access, creates, deadline });
         Ok(Session { engine: self, store, bindings, shown: run.shown(), reopen, kept, keeps: true })
     }
 }

@@ -24,7 +24,6 @@ mod shinka;
 mod source;
 
 use evodb_core::{AddRequest, Metrics, Operator, Status};
-use evodb_host::Access;
 use serde_json::json;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
@@ -121,7 +120,7 @@ fn import(engine: &Engine, args: Args) -> Result<Reply, Failure> {
         Failure::BadInput(format!("{} import refused: {message}; nothing was stored", source.tool))
     })?;
 
-    let mut session = engine.open(&args.db, Access::Write)?;
+    let mut session = engine.open_to_create(&args.db)?;
     let db_shown = session.shown().to_string();
     let programs = &source.programs;
     let adds: Vec<(AddRequest, f64)> = requests.iter().map(|(request, clock, _)| (request.clone(), *clock)).collect();

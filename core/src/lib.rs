@@ -29,6 +29,7 @@ mod error;
 pub mod json_text;
 mod live_order;
 mod metrics;
+mod pareto;
 mod ranking;
 mod rng;
 
@@ -60,7 +61,8 @@ pub use api::{
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, IdeaRunOptions, IdeaSettings, InspirationScope, IslandSpec,
-    MigrationMode, NoteLimits, OperatorWeights, Placement, Profile, RunKind, StopRules, TargetSpec,
+    MigrationMode, NoteLimits, OperatorWeights, Placement, Profile, RunKind, Selection, SelectionMode, StopRules,
+    TargetSpec,
 };
 pub use counters::MAX_COUNTER;
 pub use database::{Database, Event, MAX_SEED, Program, code_hash};

@@ -4,12 +4,14 @@
 mod features;
 mod fitness;
 mod ideas;
+mod selection;
 mod targets;
 
 pub use features::FeatureDim;
 pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
 pub(crate) use fitness::fitness_of;
 pub use ideas::{IdeaRunOptions, IdeaSettings, Profile, RunKind};
+pub use selection::{Selection, SelectionMode};
 pub(crate) use targets::Scope;
 pub use targets::TargetSpec;
 
@@ -158,6 +160,10 @@ pub struct Config {
     /// An idea run's population and elite.
     #[serde(skip_serializing_if = "IdeaSettings::is_default")]
     pub ideas: IdeaSettings,
+    /// How programs are compared: `scalar` (the fitness, the default), `pareto` or
+    /// `lexicographic` over named objectives (`config/selection.rs`, `rules/pareto.rs`).
+    #[serde(skip_serializing_if = "Selection::is_scalar")]
+    pub selection: Selection,
 }
 
 /// One named island: the family of approaches its programs explore.
@@ -266,6 +272,7 @@ impl Default for Config {
             synergy_every: None,
             kind: RunKind::Programs,
             ideas: IdeaSettings::default(),
+            selection: Selection::default(),
         }
     }
 }
@@ -400,6 +407,7 @@ impl Config {
             }
         }
         self.validate_ideas()?;
+        self.selection.validate()?;
         range_u32("notes.perSample", self.notes.per_sample, 0, MAX_NOTES_PER_SAMPLE)?;
         range_u32("notes.maxBytes", self.notes.max_bytes, 0, MAX_TEXT_BYTES as u32)?;
         if let Some(t) = s.score_threshold

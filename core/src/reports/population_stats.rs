@@ -28,7 +28,7 @@ impl Database {
             .iter()
             .enumerate()
             .map(|(i, island)| {
-                let best = island.top(1).next().map(|key| key.slot);
+                let best = self.island_ranked(i as u32, 1).first().map(|key| key.slot);
                 IslandStats {
                     island: i as u32,
                     name: self.config.island_name(i as u32),

@@ -110,14 +110,21 @@ impl Database {
     /// `sample_parent`: with probability `explorationRatio` a uniform pick from the island,
     /// otherwise a uniform pick among its `exploitationTop` best. An empty island falls back
     /// to the initial program (`iterationFound == 0`), else a uniform pick from all programs.
-    fn sample_parent(&mut self, scope: Scope, island: u32) -> Option<u32> {
-        let island = &self.islands[island as usize];
+    /// With several objectives the top is the elite by the mode (`elite_of`: pareto's first
+    /// front).
+    fn sample_parent(&mut self, scope: Scope, index: u32) -> Option<u32> {
+        let island = &self.islands[index as usize];
         if island.is_empty() {
             return self.empty_island_fallback(scope);
         }
         if self.rng.unit_f64() < self.config.exploration_ratio {
             let k = self.rng.below(island.len());
             return Some(island.nth(k));
+        }
+        if !self.config.selection.is_scalar() {
+            let elite = self.elite_of(index);
+            let k = self.rng.below(elite.len());
+            return Some(elite[k].slot);
         }
         let top = island.len().min(self.config.exploitation_top as usize);
         let k = self.rng.below(top);
@@ -160,15 +167,16 @@ impl Database {
         let mut rest_ranks = Ranks::new();
         let len = match self.config.inspiration_scope {
             InspirationScope::Island => {
+                let ranked = self.island_ranked(island, pool);
                 let island = &self.islands[island as usize];
-                for key in island.top(pool) {
+                for key in &ranked {
                     top.push(key.slot);
                     rest_ranks.push(island.rank_of(key));
                 }
                 island.len()
             }
             InspirationScope::AllIslands => {
-                for key in self.population.top_in(scope, pool) {
+                for key in &self.population_ranked(scope, pool) {
                     top.push(key.slot);
                     rest_ranks.push(self.population.rank_in(scope, key));
                 }

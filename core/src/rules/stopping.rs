@@ -41,7 +41,7 @@ impl Database {
         let rules = &self.config.stopping;
         let best = match scope {
             None => self.best,
-            Some(t) => self.population.best_in(Some(t)),
+            Some(t) => self.best_by_mode(Some(t)),
         };
         let best_fitness = best.map(|slot| self.population.get(slot).fitness);
         let log = &self.candidates;

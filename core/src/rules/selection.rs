@@ -1,0 +1,167 @@
+//! How every rule ranks a set of programs under `selection.mode` (`config/selection.rs`): the
+//! scalar order of `ranking.rs` in `scalar` mode (the seed's rule, unchanged); the pareto rank
+//! or the lexicographic order of `rules/pareto.rs` otherwise. Elite selection, inspirations,
+//! pruning, cells, the archive, migration, operators and the best all read through here.
+
+use crate::config::{Scope, SelectionMode};
+use crate::database::Database;
+use crate::pareto::{FrontIndex, by_crowding, hypervolume, lexicographic_order, non_dominated};
+use crate::ranking::RankKey;
+
+impl Database {
+    /// A live program's signed objectives (empty in scalar mode).
+    pub(crate) fn objectives(&self, slot: u32) -> &[f64] {
+        self.population.front.objectives(slot).unwrap_or(&[])
+    }
+
+    /// `rank_by_mode`: the best `k` of a set, best first. `scalar` lists the set in the scalar
+    /// order; `front` is the set's first front when it is indexed (else it is computed).
+    fn rank_by_mode<'a>(
+        &self,
+        scalar: impl Iterator<Item = &'a RankKey>,
+        front: Option<&FrontIndex>,
+        k: usize,
+    ) -> Vec<RankKey> {
+        match self.config.selection.mode {
+            SelectionMode::Scalar => scalar.take(k).copied().collect(),
+            SelectionMode::Lexicographic => {
+                let keys: Vec<RankKey> = scalar.copied().collect();
+                let points: Vec<&[f64]> = keys.iter().map(|key| self.objectives(key.slot)).collect();
+                let order = lexicographic_order(&points, &self.config.selection.tolerances);
+                order.into_iter().take(k).map(|i| keys[i]).collect()
+            }
+            SelectionMode::Pareto => {
+                let mut scalar = scalar;
+                let (front_keys, rest): (Vec<RankKey>, Option<Vec<RankKey>>) = match front {
+                    Some(front) => (front.front_keys(), None),
+                    None => {
+                        let keys: Vec<RankKey> = scalar.by_ref().copied().collect();
+                        let points: Vec<&[f64]> = keys.iter().map(|key| self.objectives(key.slot)).collect();
+                        let all: Vec<usize> = (0..keys.len()).collect();
+                        let first = non_dominated(&points, &all);
+                        let front_keys = first.iter().map(|&i| keys[i]).collect();
+                        let rest = (0..keys.len()).filter(|i| first.binary_search(i).is_err()).map(|i| keys[i]);
+                        (front_keys, Some(rest.collect()))
+                    }
+                };
+                let points: Vec<&[f64]> = front_keys.iter().map(|key| self.objectives(key.slot)).collect();
+                let all: Vec<usize> = (0..front_keys.len()).collect();
+                let mut ranked: Vec<RankKey> =
+                    by_crowding(&points, &all).into_iter().take(k).map(|i| front_keys[i]).collect();
+                let missing = k.saturating_sub(ranked.len());
+                match (rest, front) {
+                    (Some(rest), _) => ranked.extend(rest.into_iter().take(missing)),
+                    (None, Some(front)) => {
+                        ranked.extend(scalar.copied().filter(|key| !front.on_front(key.slot)).take(missing))
+                    }
+                    (None, None) => {}
+                }
+                ranked
+            }
+        }
+    }
+
+    /// The island's best `k` by the mode, best first.
+    pub(crate) fn island_ranked(&self, island: u32, k: usize) -> Vec<RankKey> {
+        let island = &self.islands[island as usize];
+        self.rank_by_mode(island.top(island.len()), Some(&island.front), k)
+    }
+
+    /// A feature cell's members ranked by the mode, best first (its best is its first).
+    pub(crate) fn rank_by_cell(&self, cell: &crate::ranking::Ranking) -> Vec<RankKey> {
+        self.rank_by_mode(cell.top(cell.len()), None, cell.len())
+    }
+
+    /// The population's (or a target's) best `k` by the mode, best first.
+    pub(crate) fn population_ranked(&self, scope: Scope, k: usize) -> Vec<RankKey> {
+        let len = self.population.len_in(scope);
+        match scope {
+            None => self.rank_by_mode(self.population.top(len), Some(&self.population.front), k),
+            Some(_) => self.rank_by_mode(self.population.top_in(scope, len), None, k),
+        }
+    }
+
+    /// `elite_of`: the members exploitation picks from — the island's best `exploitationTop`
+    /// (scalar, lexicographic); its first front, in the scalar order (pareto).
+    pub(crate) fn elite_of(&self, island: u32) -> Vec<RankKey> {
+        match self.config.selection.mode {
+            SelectionMode::Pareto => self.islands[island as usize].front.front_keys(),
+            _ => self.island_ranked(island, self.config.exploitation_top as usize),
+        }
+    }
+
+    /// `victim_by_mode`: the island's lowest-ranked member that is not `protected`. Pareto: the
+    /// worst dominated member in the scalar order, so no first-front member goes while a
+    /// dominated one remains; on an island that is all front, the least crowded.
+    pub(crate) fn victim_by_mode(&self, island: u32, protected: impl Fn(u32) -> bool) -> Option<RankKey> {
+        let members = &self.islands[island as usize];
+        match self.config.selection.mode {
+            SelectionMode::Pareto => {
+                let front = &members.front;
+                let dominated = members.worst_first().find(|key| !front.on_front(key.slot) && !protected(key.slot));
+                dominated.copied().or_else(|| {
+                    self.island_ranked(island, front.front().len()).into_iter().rev().find(|key| !protected(key.slot))
+                })
+            }
+            _ => self.island_ranked(island, members.len()).into_iter().rev().find(|key| !protected(key.slot)),
+        }
+    }
+
+    /// The first front of the population (or a target), in the scalar order.
+    pub(crate) fn front_keys_in(&self, scope: Scope) -> Vec<RankKey> {
+        match scope {
+            None => self.population.front.front_keys(),
+            Some(_) => {
+                let keys: Vec<RankKey> =
+                    self.population.top_in(scope, self.population.len_in(scope)).copied().collect();
+                let points: Vec<&[f64]> = keys.iter().map(|key| self.objectives(key.slot)).collect();
+                let all: Vec<usize> = (0..keys.len()).collect();
+                non_dominated(&points, &all).into_iter().map(|i| keys[i]).collect()
+            }
+        }
+    }
+
+    /// `best_by_mode`: one program — pareto: the first-front member first in the scalar order
+    /// (higher fitness, then newer, then earlier); lexicographic: the first in its order.
+    pub(crate) fn best_by_mode(&self, scope: Scope) -> Option<u32> {
+        match self.config.selection.mode {
+            SelectionMode::Scalar => self.population.best_in(scope),
+            SelectionMode::Pareto => self.front_keys_in(scope).first().map(|key| key.slot),
+            SelectionMode::Lexicographic => self.population_ranked(scope, 1).first().map(|key| key.slot),
+        }
+    }
+
+    /// The best of the whole population by the mode.
+    pub(crate) fn best_overall(&self) -> Option<u32> {
+        match self.config.selection.is_scalar() {
+            true => self.population.best(),
+            false => self.best_by_mode(None),
+        }
+    }
+
+    /// `pareto_front`: the first front of the population by the pareto rank (largest crowding
+    /// distance first, then the scalar order); empty in scalar and lexicographic modes.
+    pub fn pareto_front(&self) -> Vec<&crate::Program> {
+        if self.config.selection.mode != SelectionMode::Pareto {
+            return Vec::new();
+        }
+        let front = self.front_keys_in(None);
+        self.rank_by_mode(front.iter(), None, front.len())
+            .into_iter()
+            .map(|key| &self.population.get(key.slot).program)
+            .collect()
+    }
+
+    /// The first front's hypervolume against `selection.reference`, when one is configured.
+    pub(crate) fn front_hypervolume(&self) -> Option<f64> {
+        let selection = &self.config.selection;
+        if selection.mode != SelectionMode::Pareto || selection.reference.is_empty() {
+            return None;
+        }
+        let reference: Vec<f64> =
+            selection.objectives.iter().map(|name| self.config.signed(name, selection.reference[name])).collect();
+        let front = self.front_keys_in(None);
+        let points: Vec<&[f64]> = front.iter().map(|key| self.objectives(key.slot)).collect();
+        Some(hypervolume(&points, &reference))
+    }
+}

@@ -214,7 +214,7 @@ async function initConfig(flags) {
     stopping: given(INIT_CONFIG.stopping),
   };
   if (flags.config !== undefined) configFlags.configFile = { path: flags.config, text: await readFlagText("--config", flags.config) };
-  for (const key of /** @type {const} */ (["fitness", "features", "operators"])) if (flags[key] !== undefined) configFlags[key] = flags[key];
+  for (const key of /** @type {const} */ (["fitness", "features", "operators", "selection", "objectives"])) if (flags[key] !== undefined) configFlags[key] = flags[key];
   return JSON.parse(engine(() => configFromFlags(configFlags, SCRIPT)));
 }
 

@@ -141,19 +141,31 @@ impl Database {
 
     /// `pareto_front`: the first front of the population by the pareto rank (largest crowding
     /// distance first, then the scalar order); empty in scalar and lexicographic modes.
-    pub fn pareto_front(&self) -> Vec<&crate::Program> {
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Metrics};
+    /// let config = Config::from_json(r#"{"selection":{"mode":"pareto","objectives":["speed","accuracy"]}}"#).unwrap();
+    /// let mut db = Database::new(config, 1).unwrap();
+    /// for (i, (speed, accuracy)) in [(1.0, 0.9), (2.0, 0.5), (0.5, 0.4)].into_iter().enumerate() {
+    ///     let metrics = Metrics::new([("speed", speed), ("accuracy", accuracy)]).unwrap();
+    ///     db.add(AddRequest::seed(format!("/f{i}.py"), format!("v{i}"), metrics), i as f64).unwrap();
+    /// }
+    /// assert_eq!(db.pareto_front().len(), 2); // (0.5, 0.4) is dominated
+    /// ```
+    pub fn pareto_front(&self) -> Vec<crate::api::BestProgram> {
         if self.config.selection.mode != SelectionMode::Pareto {
             return Vec::new();
         }
         let front = self.front_keys_in(None);
         self.rank_by_mode(front.iter(), None, front.len())
             .into_iter()
-            .map(|key| &self.population.get(key.slot).program)
+            .map(|key| crate::api::BestProgram::from(&self.population.get(key.slot).program))
             .collect()
     }
 
-    /// The first front's hypervolume against `selection.reference`, when one is configured.
-    pub(crate) fn front_hypervolume(&self) -> Option<f64> {
+    /// The first front's hypervolume against `selection.reference`, when one is configured
+    /// (pareto mode).
+    pub fn front_hypervolume(&self) -> Option<f64> {
         let selection = &self.config.selection;
         if selection.mode != SelectionMode::Pareto || selection.reference.is_empty() {
             return None;
@@ -163,5 +175,132 @@ impl Database {
         let front = self.front_keys_in(None);
         let points: Vec<&[f64]> = front.iter().map(|key| self.objectives(key.slot)).collect();
         Some(hypervolume(&points, &reference))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use crate::pareto::{dominates, non_dominated};
+    use crate::{AddRequest, Config, Database, Metrics};
+
+    fn pareto_db(capacity: u32, seed: u64) -> Database {
+        let config = Config::from_json(&format!(
+            r#"{{"numIslands": 2, "maxIslandSize": {capacity}, "migrationInterval": 1000000,
+                "selection": {{"mode": "pareto", "objectives": ["speed", "accuracy"]}}}}"#
+        ))
+        .unwrap();
+        Database::new(config, seed).unwrap()
+    }
+
+    fn request(i: usize, speed: f64, accuracy: f64) -> AddRequest {
+        let metrics = Metrics::new([("speed", speed), ("accuracy", accuracy)]).unwrap();
+        AddRequest { parent_id: "p".into(), ..AddRequest::seed(format!("/c/{i}.py"), format!("v{i}"), metrics) }
+    }
+
+    /// Each island's members and their objectives.
+    fn islands(db: &Database) -> Vec<Vec<(u32, Vec<f64>)>> {
+        db.islands.iter().map(|island| island.members().map(|s| (s, db.objectives(s).to_vec())).collect()).collect()
+    }
+
+    proptest! {
+        /// No first-front member is evicted while a dominated member remains on its island.
+        #[test]
+        fn no_dominated_program_evicts_a_front_member(
+            points in proptest::collection::vec((0u8..6, 0u8..6), 1..60),
+            capacity in 1u32..6,
+            seed in 0u64..1000,
+        ) {
+            let mut db = pareto_db(capacity, seed);
+            for (i, (speed, accuracy)) in points.into_iter().enumerate() {
+                let before = islands(&db);
+                let outcome = db.add(request(i, speed as f64, accuracy as f64), i as f64).unwrap();
+                let new_slot = db.population.slot_of(&outcome.id);
+                let after = islands(&db);
+                for (island, (old, now)) in before.iter().zip(&after).enumerate() {
+                    let mut joined: Vec<(u32, Vec<f64>)> = old.clone();
+                    if let Some(slot) = new_slot.filter(|&s| db.population.get(s).program.island == island as u32) {
+                        joined.push((slot, db.objectives(slot).to_vec()));
+                    }
+                    let points: Vec<&[f64]> = joined.iter().map(|(_, p)| &p[..]).collect();
+                    let all: Vec<usize> = (0..points.len()).collect();
+                    let front = non_dominated(&points, &all);
+                    let kept: Vec<u32> = now.iter().map(|(s, _)| *s).collect();
+                    let evicted_front = front.iter().any(|&i| !kept.contains(&joined[i].0));
+                    let dominated_kept =
+                        now.iter().any(|(_, p)| joined.iter().any(|(_, q)| dominates(q, p)));
+                    prop_assert!(!(evicted_front && dominated_kept), "island {island}: {joined:?} -> {now:?}");
+                }
+            }
+        }
+
+        /// The same adds give the same file, byte for byte, and a reloaded database continues
+        /// exactly as the original does.
+        #[test]
+        fn pareto_runs_are_deterministic_and_survive_a_reload(
+            points in proptest::collection::vec((0u8..8, 0u8..8), 1..40),
+        ) {
+            let run = |db: &mut Database, from: usize| {
+                for (i, (s, a)) in points.iter().enumerate().skip(from) {
+                    db.add(request(i, *s as f64, *a as f64), i as f64).unwrap();
+                    db.sample();
+                }
+            };
+            let (mut a, mut b) = (pareto_db(4, 7), pareto_db(4, 7));
+            run(&mut a, 0);
+            let half = points.len() / 2;
+            let mut partial = pareto_db(4, 7);
+            for (i, (s, acc)) in points.iter().enumerate().take(half) {
+                partial.add(request(i, *s as f64, *acc as f64), i as f64).unwrap();
+                partial.sample();
+            }
+            let mut reloaded = Database::from_json(&partial.to_json()).unwrap();
+            run(&mut reloaded, half);
+            run(&mut b, 0);
+            prop_assert_eq!(a.to_json(), b.to_json());
+            prop_assert_eq!(a.to_json(), reloaded.to_json());
+            let front: Vec<String> = a.pareto_front().into_iter().map(|p| p.id.to_string()).collect();
+            prop_assert!(front.iter().any(|id| Some(id.as_str()) == a.best_id()));
+        }
+    }
+
+    #[test]
+    fn best_is_on_the_front_and_the_front_ignores_dominated_programs() {
+        let mut db = pareto_db(10, 1);
+        for (i, (s, a)) in [(1.0, 0.9), (2.0, 0.5), (0.5, 0.4), (2.0, 0.5)].into_iter().enumerate() {
+            db.add(request(i, s, a), i as f64).unwrap();
+        }
+        let front: Vec<String> = db.pareto_front().into_iter().map(|p| p.id.to_string()).collect();
+        assert_eq!(front.len(), 3, "{front:?}");
+        let best = db.best_id().unwrap().to_string();
+        assert!(front.contains(&best));
+    }
+
+    #[test]
+    fn lexicographic_prefers_the_first_objective_beyond_its_tolerance() {
+        let config = Config::from_json(
+            r#"{"numIslands": 1, "selection": {"mode": "lexicographic", "objectives": ["accuracy", "speed"],
+                "tolerances": [0.05, 0]}}"#,
+        )
+        .unwrap();
+        let mut db = Database::new(config, 1).unwrap();
+        for (i, (s, a)) in [(1.0, 0.90), (0.2, 0.93), (5.0, 0.89), (9.0, 0.80)].into_iter().enumerate() {
+            db.add(request(i, s, a), i as f64).unwrap();
+        }
+        assert_eq!(db.best().unwrap().metrics.get("speed"), Some(5.0));
+    }
+
+    #[test]
+    fn hypervolume_against_the_reference() {
+        let config = Config::from_json(
+            r#"{"selection": {"mode": "pareto", "objectives": ["speed", "accuracy"], "reference": {"speed": 0, "accuracy": 0}}}"#,
+        )
+        .unwrap();
+        let mut db = Database::new(config, 1).unwrap();
+        for (i, (s, a)) in [(1.0, 3.0), (2.0, 2.0), (3.0, 1.0), (1.0, 1.0)].into_iter().enumerate() {
+            db.add(request(i, s, a), i as f64).unwrap();
+        }
+        assert_eq!(db.front_hypervolume(), Some(6.0));
     }
 }

@@ -181,6 +181,11 @@ impl FrontIndex {
         self.front.insert(slot);
     }
 
+    /// The first front's member first in the scalar order.
+    pub(crate) fn best_key(&self) -> Option<RankKey> {
+        self.front.iter().map(|s| self.keys[s]).min()
+    }
+
     /// The first front's keys in the scalar order.
     pub(crate) fn front_keys(&self) -> Vec<RankKey> {
         let mut keys: Vec<RankKey> = self.front.iter().map(|s| self.keys[s]).collect();

@@ -270,6 +270,10 @@ async function run({ name, positionals, flags }) {
     case "sample":
       return written(dir, (db) => ({ value: db.sample(flags.target), save: true }), true);
     case "best":
+      if (flags.front) {
+        if (flags.target !== undefined) throw new Failure(EXIT.usage, "--front prints the whole run's front; leave out --target");
+        return JSON.stringify(read(dir, (db) => db.paretoFront()));
+      }
       return JSON.stringify(read(dir, (db) => db.best(flags.target)));
     case "init":
       return initCommand(dir, flags);

@@ -215,7 +215,7 @@ impl Database {
     /// The island's best member, the most recently added among exact ties.
     pub(crate) fn island_best(&self, island: u32) -> Option<u32> {
         if !self.config.selection.is_scalar() {
-            return self.island_ranked(island, 1).first().map(|key| key.slot);
+            return self.island_best_by_mode(island);
         }
         let island = &self.islands[island as usize];
         let first = *island.top(1).next()?;

@@ -5,6 +5,7 @@
 
 use crate::config::{Scope, SelectionMode};
 use crate::database::Database;
+use crate::error::{Error, Result};
 use crate::pareto::{FrontIndex, by_crowding, hypervolume, lexicographic_order, non_dominated};
 use crate::ranking::RankKey;
 
@@ -126,8 +127,17 @@ impl Database {
     pub(crate) fn best_by_mode(&self, scope: Scope) -> Option<u32> {
         match self.config.selection.mode {
             SelectionMode::Scalar => self.population.best_in(scope),
+            SelectionMode::Pareto if scope.is_none() => self.population.front.best_key().map(|key| key.slot),
             SelectionMode::Pareto => self.front_keys_in(scope).first().map(|key| key.slot),
             SelectionMode::Lexicographic => self.population_ranked(scope, 1).first().map(|key| key.slot),
+        }
+    }
+
+    /// The island's one best by the mode (the rule of `best_by_mode`, within the island).
+    pub(crate) fn island_best_by_mode(&self, island: u32) -> Option<u32> {
+        match self.config.selection.mode {
+            SelectionMode::Pareto => self.islands[island as usize].front.best_key().map(|key| key.slot),
+            _ => self.island_ranked(island, 1).first().map(|key| key.slot),
         }
     }
 
@@ -140,7 +150,7 @@ impl Database {
     }
 
     /// `pareto_front`: the first front of the population by the pareto rank (largest crowding
-    /// distance first, then the scalar order); empty in scalar and lexicographic modes.
+    /// distance first, then the scalar order). Other modes have no front: an error says so.
     ///
     /// ```
     /// use evodb_core::{AddRequest, Config, Database, Metrics};
@@ -150,17 +160,32 @@ impl Database {
     ///     let metrics = Metrics::new([("speed", speed), ("accuracy", accuracy)]).unwrap();
     ///     db.add(AddRequest::seed(format!("/f{i}.py"), format!("v{i}"), metrics), i as f64).unwrap();
     /// }
-    /// assert_eq!(db.pareto_front().len(), 2); // (0.5, 0.4) is dominated
+    /// assert_eq!(db.pareto_front().unwrap().len(), 2); // (0.5, 0.4) is dominated
     /// ```
-    pub fn pareto_front(&self) -> Vec<crate::api::BestProgram> {
+    pub fn pareto_front(&self) -> Result<Vec<crate::api::BestProgram>> {
         if self.config.selection.mode != SelectionMode::Pareto {
-            return Vec::new();
+            return Err(Error::input(
+                "front",
+                "needs a pareto selection; create the run with `init --selection pareto --objectives a,b`",
+            ));
         }
         let front = self.front_keys_in(None);
-        self.rank_by_mode(front.iter(), None, front.len())
+        Ok(self
+            .rank_by_mode(front.iter(), None, front.len())
             .into_iter()
             .map(|key| crate::api::BestProgram::from(&self.population.get(key.slot).program))
-            .collect()
+            .collect())
+    }
+
+    /// `stats`' pareto figures (pareto mode).
+    pub(crate) fn pareto_stats(&self) -> Option<crate::api::ParetoStats> {
+        let front = self.pareto_front().ok()?;
+        Some(crate::api::ParetoStats {
+            objectives: self.config.selection.objectives.clone(),
+            front_size: front.len() as u32,
+            front: front.into_iter().map(|p| p.id.to_string()).collect(),
+            hypervolume: self.front_hypervolume().map(crate::json_text::shown),
+        })
     }
 
     /// The first front's hypervolume against `selection.reference`, when one is configured
@@ -260,7 +285,7 @@ mod tests {
             run(&mut b, 0);
             prop_assert_eq!(a.to_json(), b.to_json());
             prop_assert_eq!(a.to_json(), reloaded.to_json());
-            let front: Vec<String> = a.pareto_front().into_iter().map(|p| p.id.to_string()).collect();
+            let front: Vec<String> = a.pareto_front().unwrap().into_iter().map(|p| p.id.to_string()).collect();
             prop_assert!(front.iter().any(|id| Some(id.as_str()) == a.best_id()));
         }
     }
@@ -271,7 +296,7 @@ mod tests {
         for (i, (s, a)) in [(1.0, 0.9), (2.0, 0.5), (0.5, 0.4), (2.0, 0.5)].into_iter().enumerate() {
             db.add(request(i, s, a), i as f64).unwrap();
         }
-        let front: Vec<String> = db.pareto_front().into_iter().map(|p| p.id.to_string()).collect();
+        let front: Vec<String> = db.pareto_front().unwrap().into_iter().map(|p| p.id.to_string()).collect();
         assert_eq!(front.len(), 3, "{front:?}");
         let best = db.best_id().unwrap().to_string();
         assert!(front.contains(&best));

@@ -293,6 +293,11 @@ export interface Config {
      * An idea run's population and elite.
      */
     ideas?: IdeaSettings;
+    /**
+     * How programs are compared: `scalar` (the fitness, the default), `pareto` or
+     * `lexicographic` over named objectives (`config/selection.rs`, `rules/pareto.rs`).
+     */
+    selection?: Selection;
 }
 
 /**
@@ -491,6 +496,11 @@ export interface PlanItem {
      */
     idea?: IdeaBrief;
 }
+
+/**
+ * The comparison every rule uses (elite, pruning, cells, archive, migration, best).
+ */
+export type SelectionMode = "scalar" | "pareto" | "lexicographic";
 
 /**
  * The fitness landscape: how many polynomial terms a candidate has, and how rugged the score
@@ -876,6 +886,14 @@ export interface ConfigFlags {
      * The `stopping` rules given, as `[JSON key, flag text]`.
      */
     stopping?: [string, string][];
+    /**
+     * `--selection`: `scalar` | `pareto` | `lexicographic`.
+     */
+    selection?: string;
+    /**
+     * `--objectives`: metric names, comma-separated, in order.
+     */
+    objectives?: string;
 }
 
 /**
@@ -954,6 +972,28 @@ export interface AddFlags {
     tokensOut?: number | null;
     costUsd?: number | null;
     evalSeconds?: number | null;
+}
+
+/**
+ * `selection` in the config. Each objective is a metric; its direction is the metric's
+ * `directions` entry (`max` unless set), as for fitness.
+ */
+export interface Selection {
+    mode?: SelectionMode;
+    /**
+     * The metrics compared, in order (the order matters for `lexicographic`).
+     */
+    objectives?: string[];
+    /**
+     * `lexicographic`: per objective, the difference within which two programs count as tied on
+     * it (absent: 0, exact ties only).
+     */
+    tolerances?: number[];
+    /**
+     * The hypervolume's reference point: per objective, a value every program of interest is
+     * better than (in the metric's own units and direction). Absent: no hypervolume in stats.
+     */
+    reference?: Record<string, number>;
 }
 
 export interface Inspiration {

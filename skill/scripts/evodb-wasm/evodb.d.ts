@@ -56,6 +56,17 @@ export interface NoteRequest {
 }
 
 /**
+ * A pareto run's first front: its size, its ids by the pareto rank, and its hypervolume
+ * against `selection.reference` (absent without one).
+ */
+export interface ParetoStats {
+    objectives: string[];
+    frontSize: number;
+    front: string[];
+    hypervolume?: number;
+}
+
+/**
  * A program a handout names.
  */
 export interface HandoutProgram {
@@ -699,6 +710,10 @@ export interface Stats {
      * Per operator × model × island: candidates, errors, improvements and what they cost.
      */
     attribution?: Attribution[];
+    /**
+     * The first front, in a pareto run (`selection.mode` `pareto`).
+     */
+    pareto?: ParetoStats;
 }
 
 /**
@@ -1160,6 +1175,15 @@ export class Database {
      */
     noticeLostSection(history: string): void;
     /**
+     * `db.paretoFront()`: a pareto run's first front, best-ranked first (largest crowding
+     * distance, then fitness); throws in the other selection modes.
+     *
+     * ```js
+     * const front = db.paretoFront(); // [{id, metrics, …}, …]
+     * ```
+     */
+    paretoFront(): BestProgram[];
+    /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
      *
@@ -1430,6 +1454,7 @@ export interface InitOutput {
     readonly database_note: (a: number, b: any) => [number, number, number];
     readonly database_notes: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_noticeLostSection: (a: number, b: number, c: number) => void;
+    readonly database_paretoFront: (a: number) => [number, number, number];
     readonly database_plan: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_populationMarkdown: (a: number) => [number, number];
     readonly database_recordEvents: (a: number, b: number) => void;

@@ -166,6 +166,9 @@ pub(crate) struct FrontIndex {
     points: BTreeMap<u32, Box<[f64]>>,
     keys: BTreeMap<u32, RankKey>,
     front: BTreeSet<u32>,
+    /// The front by the pareto rank, computed when first read after the front changed: a
+    /// sample and an eviction read it several times between changes.
+    ranked: std::cell::OnceCell<Vec<RankKey>>,
 }
 
 impl FrontIndex {
@@ -179,6 +182,18 @@ impl FrontIndex {
         let points = &self.points;
         self.front.retain(|s| !dominates(objectives, &points[s]));
         self.front.insert(slot);
+        self.ranked.take();
+    }
+
+    /// The first front by the pareto rank: the larger crowding distance first, then the scalar
+    /// order.
+    pub(crate) fn ranked_front(&self) -> &[RankKey] {
+        self.ranked.get_or_init(|| {
+            let keys = self.front_keys();
+            let points: Vec<&[f64]> = keys.iter().map(|key| &self.points[&key.slot][..]).collect();
+            let all: Vec<usize> = (0..keys.len()).collect();
+            by_crowding(&points, &all).into_iter().map(|i| keys[i]).collect()
+        })
     }
 
     /// The first front's member first in the scalar order.
@@ -199,6 +214,7 @@ impl FrontIndex {
         if !self.front.remove(&slot) {
             return;
         }
+        self.ranked.take();
         let candidates: Vec<u32> = self
             .points
             .iter()
@@ -220,6 +236,7 @@ impl FrontIndex {
         self.points.get(&slot).map(|p| &p[..])
     }
 
+    #[cfg(test)]
     pub(crate) fn front(&self) -> &BTreeSet<u32> {
         &self.front
     }

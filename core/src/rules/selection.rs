@@ -31,34 +31,28 @@ impl Database {
                 let order = lexicographic_order(&points, &self.config.selection.tolerances);
                 order.into_iter().take(k).map(|i| keys[i]).collect()
             }
-            SelectionMode::Pareto => {
-                let mut scalar = scalar;
-                let (front_keys, rest): (Vec<RankKey>, Option<Vec<RankKey>>) = match front {
-                    Some(front) => (front.front_keys(), None),
-                    None => {
-                        let keys: Vec<RankKey> = scalar.by_ref().copied().collect();
-                        let points: Vec<&[f64]> = keys.iter().map(|key| self.objectives(key.slot)).collect();
-                        let all: Vec<usize> = (0..keys.len()).collect();
-                        let first = non_dominated(&points, &all);
-                        let front_keys = first.iter().map(|&i| keys[i]).collect();
-                        let rest = (0..keys.len()).filter(|i| first.binary_search(i).is_err()).map(|i| keys[i]);
-                        (front_keys, Some(rest.collect()))
-                    }
-                };
-                let points: Vec<&[f64]> = front_keys.iter().map(|key| self.objectives(key.slot)).collect();
-                let all: Vec<usize> = (0..front_keys.len()).collect();
-                let mut ranked: Vec<RankKey> =
-                    by_crowding(&points, &all).into_iter().take(k).map(|i| front_keys[i]).collect();
-                let missing = k.saturating_sub(ranked.len());
-                match (rest, front) {
-                    (Some(rest), _) => ranked.extend(rest.into_iter().take(missing)),
-                    (None, Some(front)) => {
-                        ranked.extend(scalar.copied().filter(|key| !front.on_front(key.slot)).take(missing))
-                    }
-                    (None, None) => {}
+            SelectionMode::Pareto => match front {
+                Some(front) => {
+                    let mut ranked: Vec<RankKey> = front.ranked_front().iter().take(k).copied().collect();
+                    let missing = k.saturating_sub(ranked.len());
+                    ranked.extend(scalar.copied().filter(|key| !front.on_front(key.slot)).take(missing));
+                    ranked
                 }
-                ranked
-            }
+                None => {
+                    let keys: Vec<RankKey> = scalar.copied().collect();
+                    let points: Vec<&[f64]> = keys.iter().map(|key| self.objectives(key.slot)).collect();
+                    let all: Vec<usize> = (0..keys.len()).collect();
+                    let first = non_dominated(&points, &all);
+                    let front_points: Vec<&[f64]> = first.iter().map(|&i| points[i]).collect();
+                    let positions: Vec<usize> = (0..first.len()).collect();
+                    let mut ranked: Vec<RankKey> =
+                        by_crowding(&front_points, &positions).into_iter().take(k).map(|p| keys[first[p]]).collect();
+                    let missing = k.saturating_sub(ranked.len());
+                    let rest = (0..keys.len()).filter(|i| first.binary_search(i).is_err()).map(|i| keys[i]);
+                    ranked.extend(rest.take(missing));
+                    ranked
+                }
+            },
         }
     }
 
@@ -83,10 +77,10 @@ impl Database {
     }
 
     /// `elite_of`: the members exploitation picks from — the island's best `exploitationTop`
-    /// (scalar, lexicographic); its first front, in the scalar order (pareto).
+    /// (scalar, lexicographic); its first front, by the pareto rank (pareto).
     pub(crate) fn elite_of(&self, island: u32) -> Vec<RankKey> {
         match self.config.selection.mode {
-            SelectionMode::Pareto => self.islands[island as usize].front.front_keys(),
+            SelectionMode::Pareto => self.islands[island as usize].front.ranked_front().to_vec(),
             _ => self.island_ranked(island, self.config.exploitation_top as usize),
         }
     }
@@ -100,9 +94,9 @@ impl Database {
             SelectionMode::Pareto => {
                 let front = &members.front;
                 let dominated = members.worst_first().find(|key| !front.on_front(key.slot) && !protected(key.slot));
-                dominated.copied().or_else(|| {
-                    self.island_ranked(island, front.front().len()).into_iter().rev().find(|key| !protected(key.slot))
-                })
+                dominated
+                    .copied()
+                    .or_else(|| front.ranked_front().iter().rev().find(|key| !protected(key.slot)).copied())
             }
             _ => self.island_ranked(island, members.len()).into_iter().rev().find(|key| !protected(key.slot)),
         }

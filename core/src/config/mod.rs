@@ -240,6 +240,11 @@ pub struct StopRules {
     /// Stop once the adds' `costUsd` add up to this many US dollars.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_cost_usd: Option<f64>,
+    /// Stop once one live program reaches every one of these metric values at once (each in
+    /// its metric's direction: at least a `max` value, at most a `min` one), e.g.
+    /// `{"accuracy": 0.99, "speed": 2.0}` — a threshold on named objectives.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub objective_thresholds: BTreeMap<String, f64>,
 }
 
 impl Default for Config {
@@ -422,6 +427,11 @@ impl Config {
                 "stopping.noiseMargin",
                 format!("is {margin}; pass a finite number of at least 0 (the benchmark's noise, in fitness units)"),
             ));
+        }
+        for (name, value) in &s.objective_thresholds {
+            if !value.is_finite() {
+                return Err(Error::config(format!("stopping.objectiveThresholds.{name}"), "must be a finite number"));
+            }
         }
         if let Some(max) = s.max_cost_usd
             && !(max.is_finite() && max > 0.0)

@@ -796,6 +796,12 @@ export interface StopRules {
      * Stop once the adds' `costUsd` add up to this many US dollars.
      */
     maxCostUsd?: number;
+    /**
+     * Stop once one live program reaches every one of these metric values at once (each in
+     * its metric's direction: at least a `max` value, at most a `min` one), e.g.
+     * `{"accuracy": 0.99, "speed": 2.0}` — a threshold on named objectives.
+     */
+    objectiveThresholds?: Record<string, number>;
 }
 
 /**

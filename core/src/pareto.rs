@@ -65,11 +65,14 @@ pub(crate) fn fronts(points: &[&[f64]]) -> Vec<Vec<usize>> {
 }
 
 /// `crowding_distances`: per member of `front` (same order), NSGA-II's crowding distance.
+// `objective` indexes inside each point, across the points of the front: no iterator fits.
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn crowding_distances(points: &[&[f64]], front: &[usize]) -> Vec<f64> {
     let n = front.len();
     let mut distance = vec![0.0; n];
     let Some(&first) = front.first() else { return distance };
-    for objective in 0..points[first].len() {
+    let dimensions = points[first].len();
+    for objective in 0..dimensions {
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| points[front[a]][objective].total_cmp(&points[front[b]][objective]).then(a.cmp(&b)));
         let value = |k: usize| points[front[order[k]]][objective];

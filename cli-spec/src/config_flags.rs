@@ -69,6 +69,16 @@ pub const OPERATORS: Flag = Flag::text(
     "default|JSON",
     "The AlphaEvolve strategy's four operators: default (0.5/0.3/0.15/0.05) or weights as JSON",
 );
+pub const SELECTION: Flag = Flag::text(
+    "selection",
+    "MODE",
+    "How programs compare: scalar (the fitness, seed) | pareto | lexicographic, over --objectives",
+);
+pub const OBJECTIVES: Flag = Flag::text(
+    "objectives",
+    "METRIC,…",
+    "The metrics --selection compares, in order, e.g. speed,accuracy (directions from --direction)",
+);
 pub const DEDUPE: Flag = Flag::switch("dedupe", "Answer repeated code from the fitness cache");
 
 /// The config's `stopping` rules.
@@ -86,9 +96,9 @@ pub const STOPPING_RULES: &[Flag] = &[
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<30>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<32>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
-    &[FITNESS, DIRECTION, FEATURES, OPERATORS, DEDUPE],
+    &[FITNESS, DIRECTION, SELECTION, OBJECTIVES, FEATURES, OPERATORS, DEDUPE],
     STOPPING_RULES,
 ]);

@@ -181,10 +181,12 @@ pub const SAMPLE: Command = Command::new("sample", "Sample a parent and inspirat
     .in_node()
     .positionals(DB_ONLY)
     .flags(&[FOR_TARGET]);
+pub const FRONT: Flag =
+    Flag::switch("front", "Pareto selection: print the whole first front as a JSON array, best-ranked first");
 pub const BEST: Command = Command::new("best", "Print the best program, or null (seed CLI)")
     .in_node()
     .positionals(DB_ONLY)
-    .flags(&[FOR_TARGET]);
+    .flags(&[FOR_TARGET, FRONT]);
 pub const INIT: Command = Command::new("init", "Create a database with a config and a seed; refuses an existing one")
     .in_node()
     .positionals(DB_ONLY)

@@ -23,6 +23,30 @@ pub fn map_elites_database_of(population: usize, migrate: bool) -> Database {
     filled(config, population)
 }
 
+/// Two objectives that trade off only partly (speed and accuracy from independent hashes), in
+/// `mode` (`scalar` or `pareto`): the same programs, ranked by the mean or by the first front.
+#[allow(dead_code)]
+pub fn objectives_database_of(population: usize, mode: &str) -> Database {
+    let selection = match mode {
+        "scalar" => String::new(),
+        _ => format!(r#", "selection": {{"mode": "{mode}", "objectives": ["speed", "accuracy"]}}"#),
+    };
+    let config = Config::from_json(&format!(r#"{{"maxIslandSize": {}{selection}}}"#, population.div_ceil(3))).unwrap();
+    let mut db = Database::new(config, 1).unwrap();
+    for i in 0..population {
+        db.add(objectives_request(i, "0"), i as f64).unwrap();
+    }
+    db
+}
+
+/// A candidate measured on speed and accuracy.
+#[allow(dead_code)]
+pub fn objectives_request(i: usize, parent: &str) -> AddRequest {
+    let hash = |salt: u64| ((i as u64 ^ salt).wrapping_mul(2_654_435_761) % 10_000) as f64 / 10_000.0;
+    let metrics = Metrics::new([("speed", hash(0)), ("accuracy", hash(0x9e37_79b9))]).unwrap();
+    AddRequest { metrics, ..request(i, parent) }
+}
+
 fn filled(config: Config, population: usize) -> Database {
     let mut db = Database::new(config, 1).unwrap();
     for i in 0..population {

@@ -1,7 +1,8 @@
 //! Quick speed check: one JSON line per population size with the cost of one `add` followed by
 //! one `sample`, at steady state (islands full, so every add also prunes).
 //!
-//! `cargo run --release -p evodb-core --example bench [-- 120 1000]`
+//! `cargo run --release -p evodb-core --example bench [-- 120 1000]`; with `--objectives`, scalar
+//! beside pareto selection on the same speed/accuracy programs, and their ratio.
 //!
 //! Population N is the total island capacity (3 islands × N/3, so N = 120 is the seed's
 //! default); `live_programs` is how many distinct programs that holds once migration has shared
@@ -13,10 +14,23 @@ use std::time::Instant;
 #[path = "../benches/workload.rs"]
 mod workload;
 
-use workload::{database_of, map_elites_database_of, request};
+use workload::{database_of, map_elites_database_of, objectives_database_of, objectives_request, request};
 
 fn main() {
+    let objectives = std::env::args().any(|a| a == "--objectives");
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    if objectives {
+        // Several objectives (issue 42): the same programs ranked by the mean, then by the front.
+        for &population in &if sizes.is_empty() { vec![120, 1_000, 10_000] } else { sizes } {
+            let scalar = time(population, objectives_database_of(population, "scalar"), objectives_request);
+            let pareto = time(population, objectives_database_of(population, "pareto"), objectives_request);
+            println!(
+                "{{\"population\":{population},\"scalar_us\":{scalar:.3},\"pareto_us\":{pareto:.3},\"ratio\":{:.2}}}",
+                pareto / scalar
+            );
+        }
+        return;
+    }
     let sizes = if sizes.is_empty() { vec![120, 1_000, 10_000, 100_000] } else { sizes };
     for &population in &sizes {
         run("seed", population, database_of(population));
@@ -26,6 +40,18 @@ fn main() {
         run("mapElites", population, map_elites_database_of(population, true));
         run("mapElitesNoMigration", population, map_elites_database_of(population, false));
     }
+}
+
+/// Microseconds per add + sample at steady state.
+fn time(population: usize, mut db: evodb_core::Database, request: fn(usize, &str) -> evodb_core::AddRequest) -> f64 {
+    let ops = 20_000;
+    let start = Instant::now();
+    let mut parent: std::sync::Arc<str> = "0".into();
+    for i in 0..ops {
+        db.add(request(population + i, &parent), (population + i) as f64).unwrap();
+        parent = black_box(db.sample()).parent.map(|p| p.id).unwrap_or_default();
+    }
+    start.elapsed().as_secs_f64() * 1e6 / ops as f64
 }
 
 fn run(engine: &str, population: usize, mut db: evodb_core::Database) {

@@ -29,6 +29,7 @@ mod error;
 pub mod json_text;
 mod live_order;
 mod metrics;
+mod pareto;
 mod ranking;
 mod rng;
 
@@ -51,17 +52,17 @@ pub mod simulation;
 pub use api::{
     AddOutcome, AddRequest, Admission, AdmissionVerdict, Attribution, BestProgram, CellStats, CostTotals, ExportFormat,
     Info, Inspiration, IslandStats, Lineage, MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind,
-    NoteRequest, Operator, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample,
-    SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem,
-    commit_problem,
+    NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured,
+    Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats,
+    branch_problem, commit_problem,
 };
 pub use api::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission, check_idea_scores,
 };
 pub use config::{
     Config, Direction, FeatureDim, FitnessSpec, IdeaRunOptions, IdeaSettings, InspirationScope, IslandSpec,
-    MigrationMode, NoteLimits, OperatorPolicy, OperatorWeights, PendingMode, Placement, Profile, RunKind, StopRules,
-    TargetSpec,
+    MigrationMode, NoteLimits, OperatorPolicy, OperatorWeights, PendingMode, Placement, Profile, RunKind, Selection,
+    SelectionMode, StopRules, TargetSpec,
 };
 pub use counters::MAX_COUNTER;
 pub use database::{Database, Event, MAX_SEED, Program, code_hash};

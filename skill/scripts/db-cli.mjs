@@ -214,7 +214,7 @@ async function initConfig(flags) {
     stopping: given(INIT_CONFIG.stopping),
   };
   if (flags.config !== undefined) configFlags.configFile = { path: flags.config, text: await readFlagText("--config", flags.config) };
-  for (const key of /** @type {const} */ (["fitness", "features", "operators"])) if (flags[key] !== undefined) configFlags[key] = flags[key];
+  for (const key of /** @type {const} */ (["fitness", "features", "operators", "selection", "objectives"])) if (flags[key] !== undefined) configFlags[key] = flags[key];
   return JSON.parse(engine(() => configFromFlags(configFlags, SCRIPT)));
 }
 
@@ -270,6 +270,10 @@ async function run({ name, positionals, flags }) {
     case "sample":
       return written(dir, (db) => ({ value: db.sample(flags.target), save: true }), true);
     case "best":
+      if (flags.front) {
+        if (flags.target !== undefined) throw new Failure(EXIT.usage, "--front prints the whole run's front; leave out --target");
+        return JSON.stringify(read(dir, (db) => db.paretoFront()));
+      }
       return JSON.stringify(read(dir, (db) => db.best(flags.target)));
     case "init":
       return initCommand(dir, flags);

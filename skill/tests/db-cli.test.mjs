@@ -202,6 +202,40 @@ test("init takes the config as flags or a file, like native evodb", { skip: noNa
   assert.equal(cli(["plan", a, "4"]).stdout, native(["plan", b, "4"]).stdout);
 });
 
+test("a pareto run: init --selection pareto, best --front and stats.pareto, like native evodb", (t) => {
+  const dir = tempDir(t);
+  const kernel = (db, i, parent, speed, accuracy) => [
+    "add", db, "--codePath", `/k/${i}.py`, "--targetCode", `v${i}`, "--parentId", parent,
+    "--metrics", JSON.stringify({ speed, accuracy }), "--changes", `k${i}`,
+  ];
+  const steps = (run, db) => {
+    run(["init", db, "--selection", "pareto", "--objectives", "speed,accuracy", "--numIslands", "1"]).json();
+    const seed = run(["seed", db, "--codePath", "/k/0.py", "--targetCode", "v0", "--metrics", '{"speed": 1, "accuracy": 0.99}']).json();
+    run(kernel(db, 1, seed.id, 2.4, 0.9)).json();
+    run(kernel(db, 2, seed.id, 1.8, 0.85)).json();
+    return seed.id;
+  };
+  const a = path.join(dir, "node");
+  const seed = steps(cli, a);
+  const front = cli(["best", a, "--front"]).json();
+  assert.equal(front.length, 2, JSON.stringify(front));
+  assert.ok(front.some((p) => p.id === seed) && front.every((p) => p.metrics.accuracy !== 0.85), "the dominated kernel is off the front");
+  const stats = cli(["stats", a]).json();
+  assert.deepEqual([stats.pareto.objectives, stats.pareto.frontSize], [["speed", "accuracy"], 2]);
+  // An add without an objective is refused, naming it, and changes nothing.
+  const before = fs.readFileSync(path.join(a, "database.json"), "utf8");
+  const refused = cli(["add", a, "--codePath", "/k/9.py", "--targetCode", "v9", "--parentId", seed, "--metrics", '{"speed": 3}', "--changes", "k9"]);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /accuracy/);
+  assert.equal(fs.readFileSync(path.join(a, "database.json"), "utf8"), before);
+  if (!noNative) {
+    const b = path.join(dir, "native");
+    steps(native, b);
+    assert.equal(native(["best", b, "--front"]).stdout, cli(["best", a, "--front"]).stdout);
+    assert.equal(native(["stats", b]).stdout, cli(["stats", a]).stdout);
+  }
+});
+
 // --- the seed-written fixture ---------------------------------------------------------------------
 
 test("a database written by the seed's own CLI loads, answers and stays the seed's format", (t) => {

@@ -95,6 +95,17 @@ impl Database {
         to_js(&self.inner.best_for(target.as_deref()).map_err(to_js_error)?)
     }
 
+    /// `db.paretoFront()`: a pareto run's first front, best-ranked first (largest crowding
+    /// distance, then fitness); throws in the other selection modes.
+    ///
+    /// ```js
+    /// const front = db.paretoFront(); // [{id, metrics, …}, …]
+    /// ```
+    #[wasm_bindgen(js_name = paretoFront, unchecked_return_type = "BestProgram[]")]
+    pub fn pareto_front(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.pareto_front().map_err(to_js_error)?)
+    }
+
     /// `db.info()`: the seed CLI's `info` object.
     ///
     /// ```js

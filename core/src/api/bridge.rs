@@ -135,9 +135,10 @@ macro_rules! face_shapes {
                 Stats = PopulationStats {
                     program_count, evaluations, best_program_id, best_fitness, mean_fitness, baseline_fitness,
                     improvement, improvement_percent, islands, archive, stagnation, rounds, recent_statuses, cells, targets,
-                    cost, attribution
+                    cost, attribution, pareto
                 },
                 CellStats = CellStats { filled, total, coverage, qd_score, qd_offset },
+                ParetoStats = ParetoStats { objectives, front_size, front, hypervolume },
                 CostTotals = CostTotals { cost_usd, tokens_in, tokens_out, eval_seconds },
                 Attribution = Attribution {
                     operator, model, island, candidates, errors, improvements, improvement_rate, cost_usd,

@@ -46,6 +46,22 @@ pub struct Stats {
     /// Per operator × model × island: candidates, errors, improvements and what they cost.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attribution: Vec<Attribution>,
+    /// The first front, in a pareto run (`selection.mode` `pareto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pareto: Option<ParetoStats>,
+}
+
+/// A pareto run's first front: its size, its ids by the pareto rank, and its hypervolume
+/// against `selection.reference` (absent without one).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ParetoStats {
+    pub objectives: Vec<String>,
+    pub front_size: u32,
+    pub front: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hypervolume: Option<f64>,
 }
 
 /// A run's spending: the sums of every add's `costUsd`, tokens and `evalSeconds`.

@@ -4,12 +4,14 @@
 mod features;
 mod fitness;
 mod ideas;
+mod selection;
 mod targets;
 
 pub use features::FeatureDim;
 pub(crate) use features::{cell_count, cell_fits, cell_key, cell_label, cell_of};
 pub(crate) use fitness::fitness_of;
 pub use ideas::{IdeaRunOptions, IdeaSettings, Profile, RunKind};
+pub use selection::{Selection, SelectionMode};
 pub(crate) use targets::Scope;
 pub use targets::TargetSpec;
 
@@ -204,6 +206,10 @@ pub struct Config {
     /// An idea run's population and elite.
     #[serde(skip_serializing_if = "IdeaSettings::is_default")]
     pub ideas: IdeaSettings,
+    /// How programs are compared: `scalar` (the fitness, the default), `pareto` or
+    /// `lexicographic` over named objectives (`config/selection.rs`, `rules/pareto.rs`).
+    #[serde(skip_serializing_if = "Selection::is_scalar")]
+    pub selection: Selection,
 }
 
 /// One named island: the family of approaches its programs explore.
@@ -280,6 +286,11 @@ pub struct StopRules {
     /// Stop once the adds' `costUsd` add up to this many US dollars.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_cost_usd: Option<f64>,
+    /// Stop once one live program reaches every one of these metric values at once (each in
+    /// its metric's direction: at least a `max` value, at most a `min` one), e.g.
+    /// `{"accuracy": 0.99, "speed": 2.0}` — a threshold on named objectives.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub objective_thresholds: BTreeMap<String, f64>,
 }
 
 impl Default for Config {
@@ -314,6 +325,7 @@ impl Default for Config {
             synergy_every: None,
             kind: RunKind::Programs,
             ideas: IdeaSettings::default(),
+            selection: Selection::default(),
         }
     }
 }
@@ -454,6 +466,7 @@ impl Config {
             }
         }
         self.validate_ideas()?;
+        self.selection.validate()?;
         range_u32("notes.perSample", self.notes.per_sample, 0, MAX_NOTES_PER_SAMPLE)?;
         range_u32("notes.maxBytes", self.notes.max_bytes, 0, MAX_TEXT_BYTES as u32)?;
         if let Some(t) = s.score_threshold
@@ -468,6 +481,11 @@ impl Config {
                 "stopping.noiseMargin",
                 format!("is {margin}; pass a finite number of at least 0 (the benchmark's noise, in fitness units)"),
             ));
+        }
+        for (name, value) in &s.objective_thresholds {
+            if !value.is_finite() {
+                return Err(Error::config(format!("stopping.objectiveThresholds.{name}"), "must be a finite number"));
+            }
         }
         if let Some(max) = s.max_cost_usd
             && !(max.is_finite() && max > 0.0)

@@ -6,6 +6,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::live_order::LiveOrder;
+use crate::pareto::FrontIndex;
 use crate::ranking::{RankKey, Ranking};
 
 /// A feature cell as one number (`features::cell_key`), so the index never allocates a key.
@@ -16,6 +17,8 @@ pub(crate) struct Island {
     order: LiveOrder,
     ranking: Ranking,
     cells: CellIndex,
+    /// With several objectives: the members' objectives and first front (`rules/pareto.rs`).
+    pub(crate) front: FrontIndex,
 }
 
 /// The island's members per feature cell, and the cells from most to least crowded.
@@ -63,10 +66,20 @@ impl Island {
     }
 
     /// Appends `slot` as the newest member (in `cell`, when feature dimensions are on).
-    pub(crate) fn join(&mut self, slot: u32, fitness: f64, timestamp: f64, cell: Option<CellKey>) {
+    pub(crate) fn join(
+        &mut self,
+        slot: u32,
+        fitness: f64,
+        timestamp: f64,
+        cell: Option<CellKey>,
+        objectives: Option<&[f64]>,
+    ) {
         let pos = self.order.push(slot);
         let key = RankKey { fitness, timestamp, pos, slot };
         self.ranking.insert(key);
+        if let Some(objectives) = objectives {
+            self.front.insert(key, objectives);
+        }
         if let Some(cell) = cell {
             self.cells.insert(key, cell);
         }
@@ -84,6 +97,7 @@ impl Island {
         self.ranking.remove(key);
         self.order.remove(key.pos);
         self.cells.remove(key);
+        self.front.remove(key.slot);
     }
 
     /// `crowded_cell_victim`: the worst member of the most crowded cell that is neither its
@@ -93,6 +107,16 @@ impl Island {
             let ranking = &self.cells.members[cell];
             ranking.worst_first().take(ranking.len() - 1).find(|key| !protected(key.slot)).copied()
         })
+    }
+
+    /// The cells' rankings, most crowded first.
+    pub(crate) fn cells_by_crowding(&self) -> impl Iterator<Item = &Ranking> {
+        self.cells.crowding.iter().map(|(_, cell)| &self.cells.members[cell])
+    }
+
+    /// Every member ranked, worst first.
+    pub(crate) fn worst_first(&self) -> impl Iterator<Item = &RankKey> {
+        self.ranking.worst_first()
     }
 
     /// The worst member that is not `protected`.

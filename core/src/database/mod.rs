@@ -202,7 +202,11 @@ impl Database {
     /// Stores `program` and makes it the newest member of `island`.
     pub(crate) fn insert_on_island(&mut self, program: Program, fitness: f64, island: u32) -> u32 {
         let timestamp = program.timestamp;
+        let objectives = (!self.config.selection.is_scalar()).then(|| self.config.stored_objectives(&program.metrics));
         let slot = self.population.insert(program, fitness, self.config.target_of_island(island));
+        if let Some(objectives) = objectives {
+            self.population.set_objectives(slot, &objectives);
+        }
         self.join_island(slot, island, fitness, timestamp);
         slot
     }
@@ -210,12 +214,17 @@ impl Database {
     pub(crate) fn join_island(&mut self, slot: u32, island: u32, fitness: f64, timestamp: f64) {
         let cell = self.population.get(slot).program.cell.as_deref();
         let key = cell.map(|cell| cell_key(&self.config.features, self.config.num_islands, cell));
-        self.islands[island as usize].join(slot, fitness, timestamp, key);
+        let objectives = self.population.front.objectives(slot);
+        self.islands[island as usize].join(slot, fitness, timestamp, key, objectives);
         self.population.enter_island(slot, island);
     }
 
     /// `update_best`: the seed replaces the best when there is none or the new one is better.
     pub(crate) fn update_best(&mut self, slot: u32) {
+        if !self.config.selection.is_scalar() {
+            self.best = self.best_by_mode(None);
+            return;
+        }
         let candidate = self.population.get(slot);
         let replace = match self.best {
             None => true,
@@ -237,7 +246,9 @@ impl Database {
         if record.program.iteration_found == 0 && self.candidates.baseline_fitness.is_none() {
             self.candidates.baseline_fitness = Some(record.fitness);
         }
-        if self.best == Some(slot) {
+        if !self.config.selection.is_scalar() {
+            self.best = self.best_by_mode(None);
+        } else if self.best == Some(slot) {
             self.best = self.population.best();
         }
         record

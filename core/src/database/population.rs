@@ -10,6 +10,7 @@ use rustc_hash::FxBuildHasher;
 use crate::config::Scope;
 use crate::database::Program;
 use crate::live_order::LiveOrder;
+use crate::pareto::FrontIndex;
 use crate::ranking::{RankKey, Ranking};
 
 #[derive(Clone, Debug)]
@@ -41,6 +42,9 @@ pub(crate) struct Population {
     ranking: Ranking,
     /// Per target, when the run has several; empty otherwise.
     groups: Vec<Group>,
+    /// With several objectives: every program's objectives and the first front
+    /// (`rules/pareto.rs`); empty in scalar mode.
+    pub(crate) front: FrontIndex,
 }
 
 impl Population {
@@ -80,7 +84,11 @@ impl Population {
         let mut fresh = Population::default();
         for old in self.order.iter() {
             let record = self.slots[old as usize].take().expect("an ordered slot is live");
-            remap[old as usize] = fresh.insert(record.program, record.fitness, record.group.map(|(t, _)| t));
+            let slot = fresh.insert(record.program, record.fitness, record.group.map(|(t, _)| t));
+            if let Some(objectives) = self.front.objectives(old) {
+                fresh.set_objectives(slot, objectives);
+            }
+            remap[old as usize] = slot;
         }
         (fresh, remap)
     }
@@ -90,12 +98,21 @@ impl Population {
         self.order.remove(slot);
         self.ids.remove(&record.program.id);
         self.ranking.remove(&self.key(slot, record.fitness, record.program.timestamp));
+        self.front.remove(slot);
         if let Some((t, pos)) = record.group {
             let group = &mut self.groups[t as usize];
             group.order.remove(pos);
             group.ranking.remove(&RankKey { fitness: record.fitness, timestamp: record.program.timestamp, pos, slot });
         }
         *record
+    }
+
+    /// Records a program's objectives (several-objective modes), for the first front.
+    pub(crate) fn set_objectives(&mut self, slot: u32, objectives: &[f64]) {
+        let record = self.get(slot);
+        let key = self.key(slot, record.fitness, record.program.timestamp);
+        self.front.remove(slot);
+        self.front.insert(key, objectives);
     }
 
     fn key(&self, slot: u32, fitness: f64, timestamp: f64) -> RankKey {

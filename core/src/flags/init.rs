@@ -28,6 +28,12 @@ pub struct ConfigFlags {
     pub dedupe: bool,
     /// The `stopping` rules given, as `[JSON key, flag text]`.
     pub stopping: Vec<(String, String)>,
+    /// `--selection`: `scalar` | `pareto` | `lexicographic`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<String>,
+    /// `--objectives`: metric names, comma-separated, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<String>,
 }
 
 /// A `--config` file: its name, for messages, and its text.
@@ -78,6 +84,19 @@ pub fn config_from_flags(flags: &ConfigFlags, program: &str) -> Result<String, F
     }
     if flags.dedupe {
         config.insert("dedupe".into(), json!(true));
+    }
+    if flags.selection.is_some() || flags.objectives.is_some() {
+        let selection = config.entry("selection").or_insert_with(|| json!({}));
+        let Some(selection) = selection.as_object_mut() else {
+            return Err(FlagError::BadInput("--config: `selection` must be a JSON object".into()));
+        };
+        if let Some(mode) = &flags.selection {
+            selection.insert("mode".into(), json!(mode));
+        }
+        if let Some(names) = &flags.objectives {
+            let names: Vec<&str> = names.split(',').map(str::trim).collect();
+            selection.insert("objectives".into(), json!(names));
+        }
     }
     if !flags.stopping.is_empty() {
         let rules = config.entry("stopping").or_insert_with(|| json!({}));
@@ -135,7 +154,24 @@ mod tests {
             operators: Some("default".into()),
             dedupe: true,
             stopping: vec![("patience".into(), "5".into())],
+            selection: None,
+            objectives: None,
         }
+    }
+
+    #[test]
+    fn selection_and_objectives_make_the_selection_object() {
+        let flags = ConfigFlags {
+            selection: Some("pareto".into()),
+            objectives: Some("speed, accuracy".into()),
+            ..ConfigFlags::default()
+        };
+        let config = config_from_flags(&flags, "evodb").unwrap();
+        assert_eq!(config, r#"{"selection":{"mode":"pareto","objectives":["speed","accuracy"]}}"#);
+        crate::Config::from_json(&config).unwrap();
+        let one = ConfigFlags { objectives: Some("speed".into()), ..flags };
+        let err = crate::Config::from_json(&config_from_flags(&one, "evodb").unwrap()).unwrap_err().to_string();
+        assert!(err.contains("at least 2"), "{err}");
     }
 
     #[test]

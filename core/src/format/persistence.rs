@@ -250,7 +250,11 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             parents: p.parents,
         };
         let target = restore_target(&db.config, &key, &program)?;
-        db.population.insert(program, fitness, target);
+        let objectives = (!db.config.selection.is_scalar()).then(|| db.config.stored_objectives(&program.metrics));
+        let slot = db.population.insert(program, fitness, target);
+        if let Some(objectives) = objectives {
+            db.population.set_objectives(slot, &objectives);
+        }
     }
     // Like the seed's loader: ids of missing programs are dropped, repeats collapse (a Set).
     for (island, ids) in stored.islands.iter().enumerate() {
@@ -314,7 +318,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
     db.notes = ext.notes;
     db.synergies = ext.synergies;
     // A missing or dangling best id (the seed can leave one) is replaced by the actual best.
-    db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.population.best());
+    db.best = db.population.slot_of(&stored.best_program_id).or_else(|| db.best_overall());
     Ok(db)
 }
 

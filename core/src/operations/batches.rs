@@ -100,6 +100,7 @@ impl Database {
         let mut fitness = None;
         if request.status != Status::Error {
             fitness = Some(fitness_of(&self.config, &request.metrics)?);
+            self.config.objectives_of(&request.metrics)?;
             if !self.config.features.is_empty() {
                 cell = Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?);
             }

@@ -100,6 +100,7 @@ impl Database {
             return Ok(self.record_error(request, now, planned, released));
         }
         let fitness = fitness_of(&self.config, &request.metrics)?;
+        self.config.objectives_of(&request.metrics)?;
         if let Some((index, _, _)) = planned
             && !self.pending[index].synergy.is_empty()
         {

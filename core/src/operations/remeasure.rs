@@ -41,6 +41,7 @@ impl Database {
         let counted = counters::next(|| "measurements", measurements)?;
         let metrics = fold_measurement(&program.metrics, measurements, &request.metrics)?;
         let fitness = fitness_of(&self.config, &metrics)?;
+        self.config.objectives_of(&metrics)?;
         let cell = match (&program.cell, self.config.features.is_empty()) {
             (Some(_), false) => Some(cell_of(&self.config.features, &metrics, &program.target_code, program.island)?),
             _ => None,
@@ -60,9 +61,13 @@ impl Database {
         if cell.is_some() {
             record.program.cell = cell;
         }
+        if !self.config.selection.is_scalar() {
+            let objectives = self.config.stored_objectives(&metrics);
+            self.population.set_objectives(slot, &objectives);
+        }
         // Every index ranks by fitness: rebuilt around the new one (relative orders are kept).
         self.compact_indexes();
-        self.best = self.population.best();
+        self.best = self.best_overall();
         for cached in self.candidates.cache.values_mut().filter(|cached| *cached.id == *request.id) {
             cached.metrics = metrics.clone();
         }

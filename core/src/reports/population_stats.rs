@@ -28,7 +28,10 @@ impl Database {
             .iter()
             .enumerate()
             .map(|(i, island)| {
-                let best = island.top(1).next().map(|key| key.slot);
+                let best = match self.config.selection.is_scalar() {
+                    true => island.top(1).next().map(|key| key.slot),
+                    false => self.island_best_by_mode(i as u32),
+                };
                 IslandStats {
                     island: i as u32,
                     name: self.config.island_name(i as u32),
@@ -67,6 +70,7 @@ impl Database {
                 .collect(),
             cost: self.cost_totals(),
             attribution: self.attribution(),
+            pareto: self.pareto_stats(),
         }
     }
 

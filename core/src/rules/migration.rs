@@ -44,8 +44,8 @@ impl Database {
 
     /// The island's best `max(1, floor(size × rate))`; in copy mode earlier migrants are
     /// passed over (a migrant never migrates again).
-    fn select_migrants(&self, island: usize) -> Vec<u32> {
-        let island = &self.islands[island];
+    fn select_migrants(&self, index: usize) -> Vec<u32> {
+        let island = &self.islands[index];
         if island.is_empty() {
             return Vec::new();
         }
@@ -54,6 +54,10 @@ impl Database {
             MigrationMode::Share => true,
             MigrationMode::Copy => self.population.get(*slot).program.migrated_from.is_none(),
         };
+        if !self.config.selection.is_scalar() {
+            let ranked = self.island_ranked(index as u32, island.len());
+            return ranked.into_iter().map(|key| key.slot).filter(eligible).take(count).collect();
+        }
         island.top(island.len()).map(|key| key.slot).filter(eligible).take(count).collect()
     }
 

@@ -22,6 +22,7 @@ mod pruned_retries;
 mod pruning;
 mod sampled_islands;
 mod sampling;
+mod selection;
 mod stopping;
 
 pub use admission::DEFAULT_NEAR_DUPLICATE;

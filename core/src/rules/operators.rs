@@ -190,7 +190,10 @@ impl Database {
     /// diverse parent (a uniform pick from another island, preferring a different feature cell).
     fn cross(&mut self, at: Reach) -> Option<Work> {
         let archive = self.config.archive_size.max(1) as usize;
-        let elites: Vec<u32> = self.population.top_in(at.scope, archive).map(|k| k.slot).collect();
+        let elites: Vec<u32> = match self.config.selection.is_scalar() {
+            true => self.population.top_in(at.scope, archive).map(|k| k.slot).collect(),
+            false => self.population_ranked(at.scope, archive).into_iter().map(|k| k.slot).collect(),
+        };
         let elite = elites[self.rng.below(elites.len())];
         let home = self.population.get(elite).program.island;
         let others: Vec<u32> = self
@@ -283,6 +286,9 @@ impl Database {
 
     /// The island's best member, the most recently added among exact ties.
     pub(crate) fn island_best(&self, island: u32) -> Option<u32> {
+        if !self.config.selection.is_scalar() {
+            return self.island_best_by_mode(island);
+        }
         let island = &self.islands[island as usize];
         let first = *island.top(1).next()?;
         island
@@ -294,6 +300,9 @@ impl Database {
 
     /// The population's (or the target's) best, the most recently added among exact ties.
     pub(crate) fn population_best_recent(&self, scope: Scope) -> Option<u32> {
+        if !self.config.selection.is_scalar() {
+            return self.best_by_mode(scope);
+        }
         let first = *self.population.top_in(scope, 1).next()?;
         self.population
             .top_in(scope, self.population.len_in(scope))

@@ -20,8 +20,12 @@ impl Database {
                 let slot = if map_elites {
                     let archive = archive.get_or_insert_with(|| self.archive_slots());
                     self.evict_from_crowded_cell(island, archive)
-                } else {
+                } else if self.config.selection.is_scalar() {
                     self.islands[island].remove_worst().expect("island is over capacity")
+                } else {
+                    let victim = self.victim_by_mode(island as u32, |_| false).expect("island is over capacity");
+                    self.islands[island].remove(&victim);
+                    victim.slot
                 };
                 let deleted = self.population.leave_island(slot, island as u32);
                 if self.recording() {
@@ -39,7 +43,15 @@ impl Database {
     /// never the best of a cell, never a member of the elite archive. When every cell holds
     /// only its best (more cells than capacity), the worst non-archive member goes; when the
     /// whole island is archive, its worst.
+    ///
+    /// With several objectives a cell's best is its best by the mode, and pareto also protects
+    /// the island's first front (while a dominated member remains).
     fn evict_from_crowded_cell(&mut self, island: usize, archive: &BTreeSet<u32>) -> u32 {
+        if !self.config.selection.is_scalar() {
+            let victim = self.cell_victim_by_mode(island, archive);
+            self.islands[island].remove(&victim);
+            return victim.slot;
+        }
         let protected = |slot: u32| archive.contains(&slot);
         let island = &mut self.islands[island];
         let victim = island
@@ -51,6 +63,21 @@ impl Database {
         victim.slot
     }
 
+    fn cell_victim_by_mode(&self, index: usize, archive: &BTreeSet<u32>) -> crate::ranking::RankKey {
+        let island = &self.islands[index];
+        let pareto = self.config.selection.mode == crate::config::SelectionMode::Pareto;
+        let protected = |slot: u32| archive.contains(&slot) || (pareto && island.front.on_front(slot));
+        let from_cells = island.cells_by_crowding().find_map(|cell| {
+            let ranked = self.rank_by_cell(cell);
+            ranked.into_iter().skip(1).rev().find(|key| !protected(key.slot))
+        });
+        from_cells
+            .or_else(|| self.victim_by_mode(index as u32, protected))
+            .or_else(|| self.victim_by_mode(index as u32, |slot| archive.contains(&slot)))
+            .or_else(|| self.victim_by_mode(index as u32, |_| false))
+            .expect("island is over capacity")
+    }
+
     /// The elite archive: the best `archiveSize` programs of the population — of each target,
     /// in a several-target run.
     pub(crate) fn archive_slots(&self) -> BTreeSet<u32> {
@@ -60,6 +87,14 @@ impl Database {
     /// The archive best first (each target's in turn, in a several-target run).
     pub(crate) fn archive_best_first(&self) -> Vec<u32> {
         let size = self.config.archive_size as usize;
+        if !self.config.selection.is_scalar() {
+            return match self.config.has_targets() {
+                false => self.population_ranked(None, size).into_iter().map(|key| key.slot).collect(),
+                true => (0..self.config.targets.len() as u32)
+                    .flat_map(|t| self.population_ranked(Some(t), size).into_iter().map(|key| key.slot))
+                    .collect(),
+            };
+        }
         match self.config.has_targets() {
             false => self.population.top(size).map(|key| key.slot).collect(),
             true => (0..self.config.targets.len() as u32)

@@ -114,15 +114,22 @@ impl Database {
     /// otherwise a uniform pick among its `exploitationTop` best (with `pending: "aware"`,
     /// among those of them with the least work in flight: `least_busy_top`). An empty island
     /// falls back to the initial program (`iterationFound == 0`), else a uniform pick from all
-    /// programs.
-    fn sample_parent(&mut self, scope: Scope, island: u32) -> Option<u32> {
-        let island = &self.islands[island as usize];
+    /// programs. With several objectives the top is the elite by the mode (`elite_of`: pareto's
+    /// first front).
+    fn sample_parent(&mut self, scope: Scope, index: u32) -> Option<u32> {
+        let island = &self.islands[index as usize];
         if island.is_empty() {
             return self.empty_island_fallback(scope);
         }
         if self.rng.unit_f64() < self.config.exploration_ratio {
             let k = self.rng.below(island.len());
             return Some(island.nth(k));
+        }
+        if !self.config.selection.is_scalar() {
+            let elite: Vec<u32> = self.elite_of(index).iter().map(|key| key.slot).collect();
+            let free = self.least_busy_top(elite);
+            let k = self.rng.below(free.len());
+            return free.get(k).copied();
         }
         let top = island.len().min(self.config.exploitation_top as usize);
         if self.pending_aware() {
@@ -171,15 +178,16 @@ impl Database {
         let mut rest_ranks = Ranks::new();
         let len = match self.config.inspiration_scope {
             InspirationScope::Island => {
+                let ranked = self.island_ranked(island, pool);
                 let island = &self.islands[island as usize];
-                for key in island.top(pool) {
+                for key in &ranked {
                     top.push(key.slot);
                     rest_ranks.push(island.rank_of(key));
                 }
                 island.len()
             }
             InspirationScope::AllIslands => {
-                for key in self.population.top_in(scope, pool) {
+                for key in &self.population_ranked(scope, pool) {
                     top.push(key.slot);
                     rest_ranks.push(self.population.rank_in(scope, key));
                 }

@@ -8,7 +8,8 @@ use crate::error::Result;
 impl Database {
     /// `should_stop`: the first rule that holds, checked in this order — the best fitness reached
     /// `scoreThreshold`; `maxEvaluations` spent; `patience` evaluations without a new best (one
-    /// that beats the previous best by more than `noiseMargin`); `maxRounds` plan batches done.
+    /// that beats the previous best by more than `noiseMargin`); `maxRounds` plan batches done;
+    /// `maxCostUsd` spent; one program reached every `objectiveThresholds` value.
     ///
     /// ```
     /// use evodb_core::{AddRequest, Config, Database, Metrics};
@@ -37,11 +38,28 @@ impl Database {
         best_before.is_none_or(|before| fitness > before + margin)
     }
 
+    /// `objective_thresholds_met`: one live program (of the target, with a scope) reaches every
+    /// `stopping.objectiveThresholds` value at once, each in its metric's direction.
+    fn objective_thresholds_met(&self, scope: Scope) -> bool {
+        let thresholds = &self.config.stopping.objective_thresholds;
+        if thresholds.is_empty() {
+            return false;
+        }
+        self.population.slots_in(scope).any(|slot| {
+            let metrics = &self.population.get(slot).program.metrics;
+            thresholds.iter().all(|(name, threshold)| {
+                metrics
+                    .get(name)
+                    .is_some_and(|value| self.config.signed(name, value) >= self.config.signed(name, *threshold))
+            })
+        })
+    }
+
     pub(crate) fn stop_verdict(&self, scope: Scope) -> StopVerdict {
         let rules = &self.config.stopping;
         let best = match scope {
             None => self.best,
-            Some(t) => self.population.best_in(Some(t)),
+            Some(t) => self.best_by_mode(Some(t)),
         };
         let best_fitness = best.map(|slot| self.population.get(slot).fitness);
         let log = &self.candidates;
@@ -61,6 +79,8 @@ impl Database {
             Some("max rounds")
         } else if rules.max_cost_usd.zip(self.cost_totals()).is_some_and(|(max, spent)| spent.cost_usd >= max) {
             Some("cost budget exhausted")
+        } else if self.objective_thresholds_met(scope) {
+            Some("objective thresholds reached")
         } else {
             None
         };
@@ -72,5 +92,29 @@ impl Database {
             stagnation,
             best_fitness,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{AddRequest, Config, Database, Metrics};
+
+    #[test]
+    fn objective_thresholds_need_one_program_to_reach_all_of_them() {
+        let config = Config::from_json(
+            r#"{"directions": {"time": "min"}, "stopping": {"objectiveThresholds": {"accuracy": 0.99, "time": 2}}}"#,
+        )
+        .unwrap();
+        let mut db = Database::new(config, 1).unwrap();
+        let add = |db: &mut Database, i: u32, time: f64, accuracy: f64| {
+            let metrics = Metrics::new([("time", time), ("accuracy", accuracy)]).unwrap();
+            db.add(AddRequest::seed(format!("/{i}.py"), format!("v{i}"), metrics), i as f64).unwrap();
+        };
+        add(&mut db, 0, 1.0, 0.9);
+        add(&mut db, 1, 3.0, 0.995);
+        assert!(!db.should_stop().stop, "each threshold is met, but by different programs");
+        add(&mut db, 2, 2.0, 0.99);
+        assert_eq!(db.should_stop().reason.as_deref(), Some("objective thresholds reached"));
+        assert!(Config::from_json(r#"{"stopping": {"objectiveThresholds": {"a": 1e999}}}"#).is_err());
     }
 }

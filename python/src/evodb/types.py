@@ -212,6 +212,17 @@ class PopulationStats:
     targets: tuple[TargetStats, ...]
     cost: Optional[CostTotals]
     attribution: tuple[Attribution, ...]
+    pareto: Optional[ParetoStats]
+
+
+@dataclass(frozen=True)
+class ParetoStats:
+    """A pareto run's first front: ids by the pareto rank, hypervolume against the reference."""
+
+    objectives: tuple[str, ...]
+    front_size: int
+    front: tuple[str, ...]
+    hypervolume: Optional[float]
 
 
 @dataclass(frozen=True)
@@ -346,6 +357,7 @@ RECORDS: dict[str, type] = {
     "island-stats": IslandStats,
     "population-stats": PopulationStats,
     "cell-stats": CellStats,
+    "pareto-stats": ParetoStats,
     "target-stats": TargetStats,
     "stop-verdict": StopVerdict,
     "plan-item": PlanItem,

@@ -56,6 +56,17 @@ export interface NoteRequest {
 }
 
 /**
+ * A pareto run's first front: its size, its ids by the pareto rank, and its hypervolume
+ * against `selection.reference` (absent without one).
+ */
+export interface ParetoStats {
+    objectives: string[];
+    frontSize: number;
+    front: string[];
+    hypervolume?: number;
+}
+
+/**
  * A program a handout names.
  */
 export interface HandoutProgram {
@@ -303,6 +314,11 @@ export interface Config {
      * An idea run's population and elite.
      */
     ideas?: IdeaSettings;
+    /**
+     * How programs are compared: `scalar` (the fitness, the default), `pareto` or
+     * `lexicographic` over named objectives (`config/selection.rs`, `rules/pareto.rs`).
+     */
+    selection?: Selection;
 }
 
 /**
@@ -508,6 +524,11 @@ export interface PlanItem {
 }
 
 /**
+ * The comparison every rule uses (elite, pruning, cells, archive, migration, best).
+ */
+export type SelectionMode = "scalar" | "pareto" | "lexicographic";
+
+/**
  * The fitness landscape: how many polynomial terms a candidate has, and how rugged the score
  * surface is (0 is a single smooth basin; 1 adds a ring of local optima at every whole unit of
  * distance from the target, where greedy search stalls).
@@ -704,6 +725,10 @@ export interface Stats {
      * Per operator × model × island: candidates, errors, improvements and what they cost.
      */
     attribution?: Attribution[];
+    /**
+     * The first front, in a pareto run (`selection.mode` `pareto`).
+     */
+    pareto?: ParetoStats;
 }
 
 /**
@@ -786,6 +811,12 @@ export interface StopRules {
      * Stop once the adds' `costUsd` add up to this many US dollars.
      */
     maxCostUsd?: number;
+    /**
+     * Stop once one live program reaches every one of these metric values at once (each in
+     * its metric's direction: at least a `max` value, at most a `min` one), e.g.
+     * `{"accuracy": 0.99, "speed": 2.0}` — a threshold on named objectives.
+     */
+    objectiveThresholds?: Record<string, number>;
 }
 
 /**
@@ -896,6 +927,14 @@ export interface ConfigFlags {
      * The `stopping` rules given, as `[JSON key, flag text]`.
      */
     stopping?: [string, string][];
+    /**
+     * `--selection`: `scalar` | `pareto` | `lexicographic`.
+     */
+    selection?: string;
+    /**
+     * `--objectives`: metric names, comma-separated, in order.
+     */
+    objectives?: string;
 }
 
 /**
@@ -974,6 +1013,28 @@ export interface AddFlags {
     tokensOut?: number | null;
     costUsd?: number | null;
     evalSeconds?: number | null;
+}
+
+/**
+ * `selection` in the config. Each objective is a metric; its direction is the metric's
+ * `directions` entry (`max` unless set), as for fitness.
+ */
+export interface Selection {
+    mode?: SelectionMode;
+    /**
+     * The metrics compared, in order (the order matters for `lexicographic`).
+     */
+    objectives?: string[];
+    /**
+     * `lexicographic`: per objective, the difference within which two programs count as tied on
+     * it (absent: 0, exact ties only).
+     */
+    tolerances?: number[];
+    /**
+     * The hypervolume's reference point: per objective, a value every program of interest is
+     * better than (in the metric's own units and direction). Absent: no hypervolume in stats.
+     */
+    reference?: Record<string, number>;
 }
 
 export interface Inspiration {
@@ -1139,6 +1200,15 @@ export class Database {
      * joins `db.loadWarnings()`.
      */
     noticeLostSection(history: string): void;
+    /**
+     * `db.paretoFront()`: a pareto run's first front, best-ranked first (largest crowding
+     * distance, then fitness); throws in the other selection modes.
+     *
+     * ```js
+     * const front = db.paretoFront(); // [{id, metrics, …}, …]
+     * ```
+     */
+    paretoFront(): BestProgram[];
     /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
@@ -1420,6 +1490,7 @@ export interface InitOutput {
     readonly database_note: (a: number, b: any) => [number, number, number];
     readonly database_notes: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_noticeLostSection: (a: number, b: number, c: number) => void;
+    readonly database_paretoFront: (a: number) => [number, number, number];
     readonly database_plan: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly database_populationMarkdown: (a: number) => [number, number];
     readonly database_recordEvents: (a: number, b: number) => void;

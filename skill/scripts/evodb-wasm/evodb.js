@@ -327,6 +327,22 @@ export class Database {
         wasm.database_noticeLostSection(this.__wbg_ptr, ptr0, len0);
     }
     /**
+     * `db.paretoFront()`: a pareto run's first front, best-ranked first (largest crowding
+     * distance, then fitness); throws in the other selection modes.
+     *
+     * ```js
+     * const front = db.paretoFront(); // [{id, metrics, …}, …]
+     * ```
+     * @returns {BestProgram[]}
+     */
+    paretoFront() {
+        const ret = wasm.database_paretoFront(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
      *

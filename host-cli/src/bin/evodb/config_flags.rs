@@ -36,6 +36,8 @@ impl InitConfig {
             operators: optional(m, "operators"),
             dedupe: m.get_flag("dedupe"),
             stopping: given(STOPPING_RULES),
+            selection: optional(m, "selection"),
+            objectives: optional(m, "objectives"),
         };
         InitConfig { config: optional(m, "config"), flags }
     }

@@ -39,6 +39,7 @@ pub const CONFIG_SCALARS: &[Flag] = &[
     Flag::text("archiveSize", "N", "The elite archive's size [10]"),
     Flag::text("qdOffset", "X", "Subtracted from each cell's best in the QD score [0]"),
     Flag::text("nearDuplicate", "X", "admit: the similarity in [0, 1] from which code is a near-duplicate [0.9]"),
+    Flag::text("leaseSeconds", "SECONDS", "plan: hand items out under leases of this many seconds [no leases]"),
 ];
 
 pub const FITNESS: Flag =
@@ -76,7 +77,7 @@ pub const STOPPING_RULES: &[Flag] = &[
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<28>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<29>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
     &[FITNESS, DIRECTION, FEATURES, OPERATORS, DEDUPE],

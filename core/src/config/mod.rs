@@ -139,6 +139,11 @@ pub struct Config {
     /// near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub near_duplicate: Option<f64>,
+    /// `plan`'s lease length in seconds when it is given none (`plan --leaseSeconds`): each item
+    /// is handed out under a lease that a heartbeat extends and whose expiry hands the item out
+    /// again. Absent: no leases (the seed's plan).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_seconds: Option<f64>,
     /// Budget and stopping rules; all off by default.
     pub stopping: StopRules,
     /// How much run memory (`notes`) each sample and plan item carries.
@@ -260,6 +265,7 @@ impl Default for Config {
             operators: None,
             dedupe: false,
             near_duplicate: None,
+            lease_seconds: None,
             stopping: StopRules::default(),
             notes: NoteLimits::default(),
             targets: Vec::new(),
@@ -341,6 +347,9 @@ impl Config {
         unit_interval("explorationRatio", self.exploration_ratio)?;
         if let Some(threshold) = self.near_duplicate {
             unit_interval("nearDuplicate", threshold)?;
+        }
+        if let Some(seconds) = self.lease_seconds {
+            crate::api::check_lease_seconds(seconds).map_err(|why| Error::config("leaseSeconds", why))?;
         }
         range_u32("exploitationTop", self.exploitation_top, 1, MAX_ISLAND_SIZE)?;
         range_u32("inspirationTopPool", self.inspiration_top_pool, 0, MAX_ISLAND_SIZE)?;

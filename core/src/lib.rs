@@ -70,4 +70,6 @@ pub use flags::{
     config_from_playbook, without_final_newline,
 };
 pub use metrics::Metrics;
-pub use rules::{DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};
+pub use rules::{
+    DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, lease_token, place_in_target, policy_check,
+};

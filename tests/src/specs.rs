@@ -409,5 +409,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::worker_specs::decide())
     .chain(crate::worker_specs::admission_and_cost())
     .chain(crate::idea_specs::all())
+    .chain(crate::worker_specs::leases_vectors())
     .collect()
 }

@@ -21,8 +21,10 @@ fn check_now(now: f64) -> Result<()> {
     }
 }
 
-/// The token of handing-out `attempt` of item `name`.
-fn lease_token(seed: u64, name: &str, attempt: u32) -> String {
+/// The token handing-out `attempt` (1 first) of plan item `name` gets in a database seeded with
+/// `seed`: a fencing token, deterministic like every other output (it tells one handing-out from
+/// the next; it is no secret).
+pub fn lease_token(seed: u64, name: &str, attempt: u32) -> String {
     DetRng::uuid_for_item(seed, &format!("{name}\u{0}lease-{attempt}")).to_string()
 }
 

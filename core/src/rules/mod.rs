@@ -27,6 +27,7 @@ mod stopping;
 pub use admission::DEFAULT_NEAR_DUPLICATE;
 pub(crate) use fold_measurement::fold_measurement;
 pub(crate) use ideas::round_score;
+pub use leases::lease_token;
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
 pub(crate) use pruned_retries::MAX_PRUNED;

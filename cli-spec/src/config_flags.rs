@@ -49,6 +49,7 @@ pub const CONFIG_SCALARS: &[Flag] = &[
         "MODE",
         "Concurrent samples: ignore (seed) | aware (spread over islands and parents still in flight)",
     ),
+    Flag::text("leaseSeconds", "SECONDS", "plan: hand items out under leases of this many seconds [no leases]"),
 ];
 
 pub const FITNESS: Flag =
@@ -96,7 +97,7 @@ pub const STOPPING_RULES: &[Flag] = &[
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<32>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<33>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
     &[FITNESS, DIRECTION, SELECTION, OBJECTIVES, FEATURES, OPERATORS, DEDUPE],

@@ -92,6 +92,11 @@ pub const TARGET_ID: Flag = Flag::text(
 );
 pub const PLAN_ITEM: Flag =
     Flag::text("planItem", "NAME", "The `plan` item this candidate answers; it lands on that item's island");
+pub const TOKEN: Flag = Flag::text(
+    "token",
+    "TOKEN",
+    "The lease token of the plan item it answers (its `lease.token`); required for a leased item",
+);
 
 /// Git mode (native evodb only): the candidate is a commit in the current directory's repository.
 pub const GIT_FLAGS: [Flag; 4] = [
@@ -125,9 +130,9 @@ const COST_FLAGS: [Flag; 5] = [
     Flag::of("evalSeconds", Value::F64, "SECONDS", "Cost: the evaluation's wall time"),
 ];
 
-const ADD_FLAGS: [Flag; 24] = concat_flags(&[
+const ADD_FLAGS: [Flag; 25] = concat_flags(&[
     &CANDIDATE_FLAGS,
-    &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TARGET_ID],
+    &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TOKEN, TARGET_ID],
     &COST_FLAGS,
     &GIT_FLAGS,
 ]);
@@ -222,9 +227,56 @@ pub const PLAN: Command = Command::new(
     "plan",
     "Plan a batch of work items for parallel workers (evo-anything): operator, parents, island, name",
 )
+.long_about(PLAN_LONG_ABOUT)
 .in_node()
 .positionals(&[DB_PATH, PLAN_SIZE])
-.flags(&[FROZEN, BOOSTED]);
+.flags(&[FROZEN, BOOSTED, LEASE_SECONDS, NOW]);
+const PLAN_LONG_ABOUT: &str = "\
+Plan a batch of work items for parallel workers (evo-anything): operator, parents, island, name.
+
+Answer each item with `add --planItem NAME`; the answers of a batch apply in plan order, whatever
+order they arrive in. With --leaseSeconds S (or the config's leaseSeconds) each item is handed out
+under a lease, `lease: {token, expires, attempt}`: answer with `add --planItem NAME --token T`,
+extend it with `heartbeat` while the work goes on. An item whose lease expired unanswered (its
+worker died) is handed out again by the next plan, first, with a new token and the next attempt;
+it counts toward N. An answer under the old token is then refused, so no item is applied twice.
+`leases` lists the leased items.";
+pub const LEASE_SECONDS: Flag = Flag::of(
+    "leaseSeconds",
+    Value::F64,
+    "SECONDS",
+    "Hand items out under a lease of this many seconds (default: the config's leaseSeconds, else no lease)",
+);
+pub const NOW: Flag = Flag::of(
+    "now",
+    Value::F64,
+    "SECONDS",
+    "The time in seconds since the epoch that leases are reckoned from (default: the clock); for simulations",
+);
+pub const HEARTBEAT: Command = Command::new(
+    "heartbeat",
+    "Extend a leased plan item's lease while its worker is still at it (refused for a stale token)",
+)
+.in_node()
+.positionals(DB_ONLY)
+.flags(&[
+    Flag::text("item", "NAME", "The plan item's name").required(),
+    Flag::text("token", "TOKEN", "The item's current lease token (its `lease.token`)").required(),
+    Flag::of(
+        "leaseSeconds",
+        Value::F64,
+        "SECONDS",
+        "The lease runs this many seconds from now (default: the length it was handed out with)",
+    ),
+    NOW,
+]);
+pub const LEASES: Command = Command::new(
+    "leases",
+    "List the leased plan items not applied yet: live, expired (handed out again by the next plan) or held",
+)
+.in_node()
+.positionals(DB_ONLY)
+.flags(&[NOW]);
 const NOTE_KINDS: &[PossibleValue] = &[
     PossibleValue { name: "lesson", help: "what worked, or why something did not" },
     PossibleValue { name: "failure", help: "a candidate that failed, and why" },

@@ -16,8 +16,8 @@ pub use markdown::to_markdown;
 pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 use database_commands::{
-    ADD, ADMIT, BEST, CREATE, EXPORT, HISTORY, INFO, INIT, LINEAGE, NOTE, NOTES, PLAN, PROMPT, REMEASURE, SAMPLE, SEED,
-    SHOULD_STOP, STATS, VALIDATE,
+    ADD, ADMIT, BEST, CREATE, EXPORT, HEARTBEAT, HISTORY, INFO, INIT, LEASES, LINEAGE, NOTE, NOTES, PLAN, PROMPT,
+    REMEASURE, SAMPLE, SEED, SHOULD_STOP, STATS, VALIDATE,
 };
 use idea_commands::{ADD_IDEA, IDEAS, PROFILE, RUNS, SHOW};
 use other_commands::{APPLY, COPY, DEMO, GIT_TIDY, HOST_SETUP, IMPORT, MCP, SERVE, SKILL, STRATEGY, TRIAL, VIEW};
@@ -128,6 +128,8 @@ output, safe under parallel workers.\n\nEvery command prints one JSON value on s
         COPY,
         IMPORT,
         PLAN,
+        HEARTBEAT,
+        LEASES,
         SHOULD_STOP,
         IDEAS,
         ADD_IDEA,

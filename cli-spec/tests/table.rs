@@ -94,6 +94,8 @@ fn the_node_drop_in_offers_the_seed_clis_commands() {
         "lineage",
         "history",
         "plan",
+        "heartbeat",
+        "leases",
         "should-stop",
         "note",
         "notes",

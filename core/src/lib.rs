@@ -51,10 +51,10 @@ pub mod simulation;
 
 pub use api::{
     AddOutcome, AddRequest, Admission, AdmissionVerdict, Attribution, BestProgram, CellStats, CostTotals, ExportFormat,
-    Info, Inspiration, IslandStats, Lineage, MAX_BRANCH_BYTES, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind,
-    NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured,
-    Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats,
-    branch_problem, commit_problem,
+    Info, Inspiration, IslandStats, Lease, LeaseEntry, LeaseState, Lineage, MAX_BRANCH_BYTES, MAX_LEASE_SECONDS,
+    MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict,
+    ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem,
+    SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use api::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission, check_idea_scores,
@@ -72,4 +72,6 @@ pub use flags::{
     config_from_playbook, without_final_newline,
 };
 pub use metrics::Metrics;
-pub use rules::{DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, place_in_target, policy_check};
+pub use rules::{
+    DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, lease_token, place_in_target, policy_check,
+};

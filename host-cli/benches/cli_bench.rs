@@ -95,6 +95,7 @@ fn phases(db: &Path) {
         reason: None,
         operator: None,
         plan_item: None,
+        token: None,
         branch: None,
         commit: None,
         target: None,

@@ -99,7 +99,77 @@ fn seed(store: &Store) -> String {
     run.json()["id"].as_str().expect("seed prints the id").to_string()
 }
 
+/// `add` answering plan item `item` (with its parent), under `token` when given.
+fn answer(store: &Store, i: usize, item: &Value, token: Option<&str>) -> Run {
+    let mut rest = add_rest(i, item["parentIds"][0].as_str().unwrap(), 0.2 + i as f64 / 100.0);
+    rest.extend(["--planItem".to_string(), item["name"].as_str().unwrap().to_string()]);
+    rest.extend(token.map(|token| ["--token".to_string(), token.to_string()]).into_iter().flatten());
+    store.run("add", &rest.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
 // --- the cases, each on a fresh location --------------------------------------------------------
+
+/// Three items under leases: one answered, one kept alive by a heartbeat, one whose worker died.
+/// The next plan hands the dead worker's item out again with a new token; the dead worker's late
+/// answer is refused and changes nothing; every item is then answered exactly once.
+fn leases_reissue_a_dead_workers_item_and_refuse_its_answer(store: &Store) {
+    seed(store);
+    let plan = store.run("plan", &["3", "--leaseSeconds", "60", "--now", "1000"]).json();
+    let items = plan["items"].as_array().unwrap().clone();
+    let token = |item: &Value| item["lease"]["token"].as_str().unwrap().to_string();
+    assert!(items.iter().all(|item| item["lease"]["expires"] == 1060.0 && item["lease"]["attempt"] == 1), "{plan}");
+    answer(store, 1, &items[0], Some(&token(&items[0]))).json();
+    let beat = store.run(
+        "heartbeat",
+        &[
+            "--item",
+            items[1]["name"].as_str().unwrap(),
+            "--token",
+            &token(&items[1]),
+            "--now",
+            "1050",
+            "--leaseSeconds",
+            "100",
+        ],
+    );
+    assert_eq!(beat.json()["expires"], 1150.0);
+    let leases = store.run("leases", &["--now", "1100"]).json();
+    let states: Vec<(&str, &str)> = leases
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["item"].as_str().unwrap(), l["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(states, [(items[1]["name"].as_str().unwrap(), "live"), (items[2]["name"].as_str().unwrap(), "expired")]);
+
+    let again = store.run("plan", &["1", "--now", "1100"]).json();
+    let reissued = &again["items"][0];
+    assert_eq!((&reissued["name"], &reissued["lease"]["attempt"]), (&items[2]["name"], &Value::from(2)), "{again}");
+    let before = store.stored();
+    let stale = answer(store, 2, &items[2], Some(&token(&items[2])));
+    assert!(stale.code != 0 && stale.stderr.contains("stale"), "{stale:?}");
+    let tokenless = answer(store, 2, &items[2], None);
+    assert!(tokenless.code != 0 && tokenless.stderr.contains("--token"), "{tokenless:?}");
+    let wrong = store.run("heartbeat", &["--item", items[2]["name"].as_str().unwrap(), "--token", &token(&items[2])]);
+    assert!(wrong.code != 0 && wrong.stderr.contains("stale"), "{wrong:?}");
+    assert_eq!(store.stored(), before, "refusals change nothing");
+
+    answer(store, 3, reissued, Some(&token(reissued))).json();
+    answer(store, 4, &items[1], Some(&token(&items[1]))).json();
+    let twice = answer(store, 5, reissued, Some(&token(reissued)));
+    assert!(twice.code != 0 && twice.stderr.contains("not a pending plan item"), "{twice:?}");
+    assert_eq!(store.run("leases", &["--now", "2000"]).json(), serde_json::json!([]));
+    assert_eq!(store.run("validate", &["--history"]).json()["valid"], true);
+    let history = store.run("history", &[]).stdout;
+    for item in &items {
+        let answers = history
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .filter(|e| e["event"] == "added" && e["request"]["planItem"] == item["name"])
+            .count();
+        assert_eq!(answers, 1, "{} answered once: {history}", item["name"]);
+    }
+}
 
 fn the_seed_commands_answer_in_the_seed_shapes(store: &Store) {
     let missing = store.run("info", &[]);
@@ -262,6 +332,7 @@ const CASES: &[Case] = &[
     ("bad-input", bad_input_fails_and_changes_nothing),
     ("parallel", parallel_workers_lose_no_add),
     ("copy", copy_moves_a_run_byte_for_byte),
+    ("leases", leases_reissue_a_dead_workers_item_and_refuse_its_answer),
 ];
 
 fn run_cases<'a>(kind: &str, store_for: impl Fn(&str) -> Store<'a>) {
@@ -278,7 +349,7 @@ fn run_cases<'a>(kind: &str, store_for: impl Fn(&str) -> Store<'a>) {
         ran += 1;
     }
     eprintln!("{kind}: {ran} cases");
-    assert_eq!(ran, 5);
+    assert_eq!(ran, 6);
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod cli_git_mode;
 mod cli_hardening;
 mod cli_ideas;
 mod cli_import;
+mod cli_leases;
 mod cli_mcp;
 mod cli_memory;
 mod cli_noise;

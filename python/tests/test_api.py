@@ -107,3 +107,26 @@ def test_events_are_recorded_from_creation() -> None:
     events = [json.loads(e) for e in db.take_events()]
     assert [e["event"] for e in events][:2] == ["created", "added"]
     assert db.take_events() == ()
+
+
+def test_leases_reissue_expired_items_and_refuse_stale_answers() -> None:
+    db = seeded()
+    plan = db.plan_at(2, now=100.0, lease_seconds=60.0)
+    first, second = plan.items
+    assert first.lease is not None and second.lease is not None
+    assert (first.lease.expires, first.lease.attempt) == (160.0, 1)
+    assert db.heartbeat(first.name, first.lease.token, now=150.0).expires == 210.0
+    states = [(entry.item, entry.state) for entry in db.leases(now=200.0)]
+    assert states == [(first.name, "live"), (second.name, "expired")]
+    again = db.plan_at(1, now=200.0).items[0]
+    assert again.name == second.name and again.lease is not None and again.lease.attempt == 2
+    parent = second.parent_ids[0]
+    stale = AddRequest(target_code="y = 1", metrics={"score": 0.5}, parent_id=parent, plan_item=second.name)
+    before = db.to_json()
+    with pytest.raises(evodb.InvalidInput, match="stale"):
+        db.add(dataclasses.replace(stale, token=second.lease.token), now=210.0)
+    assert db.to_json() == before
+    db.add(dataclasses.replace(stale, token=again.lease.token), now=220.0)
+    # Its answer waits for the first item of its batch: held, not handed out again.
+    states = [(entry.item, entry.state) for entry in db.leases(now=205.0)]
+    assert states == [(first.name, "live"), (second.name, "held")]

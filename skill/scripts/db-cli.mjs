@@ -4,10 +4,10 @@
 // WebAssembly engine. Same commands, flags and one-line JSON on stdout as the seed's CLI and as the
 // native `evodb` CLI (whose exit codes it uses), safe under parallel workers:
 //
-//   writers (create, init, seed, add, sample, plan, note, remeasure) hold an exclusive lock around the whole
-//   read-modify-write; database.json is replaced atomically (a new temp file, fsync, rename);
-//   history.ndjson gets the operation's events, one whole line each, so the history replays (an
-//   append that fails puts database.json back: a failed write stores nothing).
+//   writers (create, init, seed, add, sample, plan, heartbeat, note, remeasure) hold an exclusive
+//   lock around the whole read-modify-write; database.json is replaced atomically (a new temp file,
+//   fsync, rename); history.ndjson gets the operation's events, one whole line each, so the history
+//   replays (an append that fails puts database.json back: a failed write stores nothing).
 //
 // Needs only Node ≥ 18 and ./evodb-wasm/ beside this file (committed with the skill).
 // `node db-cli.mjs --help` lists the commands; `node db-cli.mjs <command> --help` their flags.
@@ -86,7 +86,7 @@ async function addRequest(command, flags) {
   }
   if (command === "add") {
     if (flags.island !== undefined) addFlags.island = nonNegativeInteger("--island", flags.island, U32_MAX);
-    for (const key of ["parentId", "id", "status", "reason", "operator", "planItem"]) {
+    for (const key of ["parentId", "id", "status", "reason", "operator", "planItem", "token"]) {
       if (flags[key] !== undefined) addFlags[key] = flags[key];
     }
     if (flags.decide) addFlags.decide = true;
@@ -312,8 +312,16 @@ async function run({ name, positionals, flags }) {
       const n = nonNegativeInteger("<n>", positionals[1], U32_MAX);
       const frozen = islandList("--frozen", flags.frozen);
       const boosted = islandList("--boosted", flags.boosted);
-      return written(dir, (db) => ({ value: db.plan(n, frozen, boosted), save: true }), true);
+      const leaseSeconds = flags.leaseSeconds === undefined ? undefined : Number(flags.leaseSeconds); // an f64
+      return written(dir, (db) => ({ value: db.planAt(n, frozen, boosted, clock(flags), leaseSeconds), save: true }), true);
     }
+    case "heartbeat": {
+      const leaseSeconds = flags.leaseSeconds === undefined ? undefined : Number(flags.leaseSeconds);
+      const { item, token } = /** @type {{item: string, token: string}} */ (flags); // parseArgs required them
+      return written(dir, (db) => ({ value: db.heartbeat(item, token, clock(flags), leaseSeconds), save: true }), false);
+    }
+    case "leases":
+      return JSON.stringify(read(dir, (db) => db.leases(clock(flags))));
     case "should-stop":
       return JSON.stringify(read(dir, (db) => db.shouldStop(flags.target)));
     case "note":
@@ -335,6 +343,14 @@ async function run({ name, positionals, flags }) {
     }
   }
   throw new Failure(EXIT.internal, `command ${name} has no implementation`);
+}
+
+/**
+ * `--now` (parseArgs checked it: an f64), else the clock, in seconds since the epoch.
+ * @param {Flags} flags
+ */
+function clock(flags) {
+  return flags.now === undefined ? Date.now() / 1000 : Number(flags.now);
 }
 
 /**

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 84;
+pub const VECTOR_COUNT: usize = 87;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -89,6 +89,17 @@ pub trait Face {
     fn stats(&mut self, db: &Self::Db) -> Value;
     fn should_stop(&mut self, db: &Self::Db, target: Option<&str>) -> Result<Value, String>;
     fn plan(&mut self, db: &mut Self::Db, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String>;
+    /// `plan` at `now`, leased for `lease_seconds` (else the config's).
+    fn plan_at(&mut self, db: &mut Self::Db, plan: &PlanAt) -> Result<Value, String>;
+    fn heartbeat(
+        &mut self,
+        db: &mut Self::Db,
+        item: &str,
+        token: &str,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Value, String>;
+    fn leases(&mut self, db: &Self::Db, now: f64) -> Result<Value, String>;
     /// `Lineage` or null for an unknown id.
     fn lineage(&mut self, db: &Self::Db, id: &str) -> Value;
     /// The text of an export (the vectors use `tree`, `mermaid` and `markdown`).
@@ -106,6 +117,15 @@ pub trait Face {
     fn remeasure(&mut self, db: &mut Self::Db, request: &Value) -> Result<Value, String>;
     /// `admit`'s verdict (an `Admission`'s JSON).
     fn admit(&mut self, db: &Self::Db, code: &str, code_path: &str) -> Value;
+}
+
+/// A `planAt` op's arguments.
+pub struct PlanAt {
+    pub n: u32,
+    pub frozen: Vec<u32>,
+    pub boosted: Vec<u32>,
+    pub now: f64,
+    pub lease_seconds: Option<f64>,
 }
 
 /// A vector's note kind name as the core's enum.
@@ -157,6 +177,24 @@ impl Face for Native {
     }
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         db.plan(n, frozen, boosted).map(|plan| json!(plan)).map_err(|e| e.code().into())
+    }
+    fn plan_at(&mut self, db: &mut Database, p: &PlanAt) -> Result<Value, String> {
+        db.plan_at(p.n, &p.frozen, &p.boosted, p.now, p.lease_seconds)
+            .map(|plan| json!(plan))
+            .map_err(|e| e.code().into())
+    }
+    fn heartbeat(
+        &mut self,
+        db: &mut Database,
+        item: &str,
+        token: &str,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Value, String> {
+        db.heartbeat(item, token, now, lease_seconds).map(|lease| json!(lease)).map_err(|e| e.code().into())
+    }
+    fn leases(&mut self, db: &Database, now: f64) -> Result<Value, String> {
+        db.leases(now).map(|leases| json!(leases)).map_err(|e| e.code().into())
     }
     fn lineage(&mut self, db: &Database, id: &str) -> Value {
         json!(db.lineage(id))
@@ -244,6 +282,26 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
             let n = op["n"].as_u64().expect("plan ops carry `n`") as u32;
             face.plan(db, n, &islands("frozen"), &islands("boosted"))
         }
+        "planAt" => {
+            let islands =
+                |key: &str| -> Vec<u32> { serde_json::from_value(op[key].clone()).expect("plan ops list islands") };
+            let plan = PlanAt {
+                n: op["n"].as_u64().expect("plan ops carry `n`") as u32,
+                frozen: islands("frozen"),
+                boosted: islands("boosted"),
+                now: op["now"].as_f64().expect("planAt ops carry `now`"),
+                lease_seconds: op["leaseSeconds"].as_f64(),
+            };
+            face.plan_at(db, &plan)
+        }
+        "heartbeat" => face.heartbeat(
+            db,
+            op["item"].as_str().expect("heartbeat ops carry `item`"),
+            op["token"].as_str().expect("heartbeat ops carry `token`"),
+            op["now"].as_f64().expect("heartbeat ops carry `now`"),
+            op["leaseSeconds"].as_f64(),
+        ),
+        "leases" => face.leases(db, op["now"].as_f64().expect("leases ops carry `now`")),
         "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
         "note" => face.note(db, &op["request"]),
         "remeasure" => face.remeasure(db, &op["request"]),

@@ -412,5 +412,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::worker_specs::in_flight())
     .chain(crate::worker_specs::operator_policy())
     .chain(crate::objective_specs::all())
+    .chain(crate::worker_specs::leases_vectors())
     .collect()
 }

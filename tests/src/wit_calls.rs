@@ -198,6 +198,29 @@ impl Face for Recorder {
         let plan = db.plan(n, frozen, boosted);
         self.answer("[method]database.plan", vec![json!(n), json!(frozen), json!(boosted)], plan)
     }
+    fn plan_at(&mut self, db: &mut Database, p: &crate::PlanAt) -> Result<Value, String> {
+        let plan = db.plan_at(p.n, &p.frozen, &p.boosted, p.now, p.lease_seconds);
+        let args = vec![json!(p.n), json!(p.frozen), json!(p.boosted), json!(p.now), json!(p.lease_seconds)];
+        self.answer("[method]database.plan-at", args, plan)
+    }
+    fn heartbeat(
+        &mut self,
+        db: &mut Database,
+        item: &str,
+        token: &str,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Value, String> {
+        let lease = db.heartbeat(item, token, now, lease_seconds);
+        self.answer(
+            "[method]database.heartbeat",
+            vec![json!(item), json!(token), json!(now), json!(lease_seconds)],
+            lease,
+        )
+    }
+    fn leases(&mut self, db: &Database, now: f64) -> Result<Value, String> {
+        self.answer("[method]database.leases", vec![json!(now)], db.leases(now))
+    }
     fn lineage(&mut self, db: &Database, id: &str) -> Value {
         self.answer("[method]database.lineage", vec![json!(id)], Ok(db.lineage(id))).expect("infallible")
     }

@@ -160,3 +160,151 @@ pub(crate) fn operator_policy() -> Vec<Vector> {
         ),
     ]
 }
+
+/// `planAt`: `plan` at `now`, leased for `lease` seconds (none: the config's length, if any).
+fn plan_at(n: u32, now: f64, lease: Option<f64>) -> Value {
+    let mut op = json!({"op": "planAt", "n": n, "frozen": [], "boosted": [], "now": now});
+    if let Some(lease) = lease {
+        op["leaseSeconds"] = json!(lease);
+    }
+    op
+}
+
+fn heartbeat(item: &str, token: &str, now: f64, lease: Option<f64>) -> Value {
+    let mut op = json!({"op": "heartbeat", "item": item, "token": token, "now": now});
+    if let Some(lease) = lease {
+        op["leaseSeconds"] = json!(lease);
+    }
+    op
+}
+
+fn leases(now: f64) -> Value {
+    json!({"op": "leases", "now": now})
+}
+
+/// The items `ops` (adds, then one `planAt`) hand out on a database of `config` (seed 7, as
+/// every vector's): each item's name and first parent, so a vector can answer them by name.
+fn handed_out(config: &Value, ops: &[Value]) -> Vec<(String, String)> {
+    let config = evodb_core::Config::from_json(&config.to_string()).expect("a valid config");
+    let mut db = evodb_core::Database::new(config, 7).expect("a database");
+    let mut items = Vec::new();
+    for op in ops {
+        match op["op"].as_str() {
+            Some("add") => {
+                let request = evodb_core::AddRequest::from_json(&op["request"].to_string()).expect("a request");
+                db.add(request, op["now"].as_f64().unwrap()).expect("the add applies");
+            }
+            Some("planAt") => {
+                let n = op["n"].as_u64().unwrap() as u32;
+                let plan = db.plan_at(n, &[], &[], op["now"].as_f64().unwrap(), op["leaseSeconds"].as_f64()).unwrap();
+                items = plan.items.into_iter().map(|item| (item.name, item.parent_ids[0].clone())).collect();
+            }
+            _ => {}
+        }
+    }
+    items
+}
+
+/// An answer to plan item `item` (with its parent) under `token`.
+fn answer(id: &str, (item, parent): &(String, String), token: Option<&str>, score: f64) -> Value {
+    let request = with(req(id, parent, score), "planItem", json!(item));
+    match token {
+        Some(token) => with(request, "token", json!(token)),
+        None => request,
+    }
+}
+
+/// Issue 41 (leases, vectors 77–79): items handed out under leases carry `{token, expires,
+/// attempt}`; the next plan hands an expired, unanswered item out again first (same item, a new
+/// token, the next attempt, counted toward `n`); an answer under a stale or missing token is
+/// refused and changes nothing; a heartbeat extends a lease; every step replays from the events.
+pub(crate) fn leases_vectors() -> Vec<Vector> {
+    let token = |item: &(String, String), attempt: u32| evodb_core::lease_token(7, &item.0, attempt);
+
+    let config = json!({"numIslands": 2});
+    let seeded = vec![add(req("p0", "0", 0.5), T0), add(req("p1", "p0", 0.6), T0 + 1.0)];
+    let first = plan_at(3, T0 + 10.0, Some(60.0));
+    let items = handed_out(&config, &[seeded.clone(), vec![first.clone()]].concat());
+    let mut ops = seeded;
+    ops.extend([
+        first,
+        leases(T0 + 50.0),
+        leases(T0 + 100.0),
+        // Expired but not handed out again: nobody else holds it, its answer counts.
+        add(answer("c0", &items[0], Some(&token(&items[0], 1)), 0.7), T0 + 90.0),
+        plan_at(2, T0 + 100.0, None),
+        leases(T0 + 100.0),
+        add(answer("c1", &items[1], Some(&token(&items[1], 2)), 0.65), T0 + 110.0),
+        add(answer("c2", &items[2], Some(&token(&items[2], 2)), 0.4), T0 + 120.0),
+        leases(T0 + 200.0),
+        op("events"),
+        op("snapshot"),
+    ]);
+    let expiry = vector(
+        "leases-expiry-and-reissue",
+        "plan --leaseSeconds: items carry {token, expires, attempt}; leases lists them live, then expired; the \
+         next plan hands the expired, unanswered items out again first (new token, attempt 2, counted toward n)",
+        config,
+        ops,
+    );
+
+    let config = json!({"numIslands": 2, "leaseSeconds": 30});
+    let seeded = vec![add(req("p0", "0", 0.5), T0)];
+    let first = plan_at(2, T0, None);
+    let items = handed_out(&config, &[seeded.clone(), vec![first.clone()]].concat());
+    let mut ops = seeded;
+    ops.extend([
+        first,
+        plan_at(1, T0 + 40.0, None),
+        add(answer("late", &items[0], Some(&token(&items[0], 1)), 0.9), T0 + 41.0),
+        add(answer("bare", &items[0], None, 0.9), T0 + 41.0),
+        add(answer("wrong", &items[0], Some("not-a-token"), 0.9), T0 + 41.0),
+        heartbeat(&items[0].0, &token(&items[0], 1), T0 + 41.0, None),
+        add(with(req("loose", "p0", 0.9), "token", json!(token(&items[0], 2))), T0 + 41.0),
+        op("snapshot"),
+        add(answer("c1", &items[1], Some(&token(&items[1], 1)), 0.6), T0 + 42.0),
+        add(answer("c0", &items[0], Some(&token(&items[0], 2)), 0.7), T0 + 43.0),
+        add(answer("again", &items[0], Some(&token(&items[0], 2)), 0.7), T0 + 44.0),
+        leases(T0 + 50.0),
+        op("events"),
+        op("snapshot"),
+    ]);
+    let stale = vector(
+        "leases-stale-answer-refused",
+        "config leaseSeconds: once an item is handed out again, its old token's answer and heartbeat are refused, \
+         as are an answer without a token, with a wrong one, and a token without a plan item; nothing changes; \
+         the new token's answer applies once",
+        config,
+        ops,
+    );
+
+    let config = json!({"numIslands": 2});
+    let seeded = vec![add(req("p0", "0", 0.5), T0)];
+    let first = plan_at(1, T0, Some(60.0));
+    let items = handed_out(&config, &[seeded.clone(), vec![first.clone()]].concat());
+    let live = token(&items[0], 1);
+    let mut ops = seeded;
+    ops.extend([
+        first,
+        heartbeat(&items[0].0, &live, T0 + 50.0, None),
+        heartbeat(&items[0].0, &live, T0 + 100.0, Some(200.0)),
+        plan_at(1, T0 + 200.0, Some(60.0)),
+        leases(T0 + 200.0),
+        heartbeat(&items[0].0, "not-a-token", T0 + 201.0, None),
+        heartbeat("gen-9/island-0/exploration-0", &live, T0 + 201.0, None),
+        heartbeat(&items[0].0, &live, T0 + 201.0, Some(0.0)),
+        op("reload"),
+        leases(T0 + 280.0),
+        add(answer("c0", &items[0], Some(&live), 0.7), T0 + 290.0),
+        op("events"),
+        op("snapshot"),
+    ]);
+    let beats = vector(
+        "leases-heartbeat-extends",
+        "heartbeat moves a lease's expiry to now + its length (or the length given), so the next plan does not \
+         hand the item out again; a wrong token, an unknown item or a bad length is refused; leases survive a reload",
+        config,
+        ops,
+    );
+    vec![expiry, stale, beats]
+}

@@ -199,6 +199,55 @@ impl Database {
         to_js(&plan)
     }
 
+    /// `db.planAt(n, frozen, boosted, now, leaseSeconds?)`: `plan` at time `now` (seconds), each
+    /// item under a lease of `leaseSeconds` (else the config's `leaseSeconds`, else none). An
+    /// item's `lease.token` goes with its answer (`token`) and its heartbeats; expired, unanswered
+    /// items are handed out again first, with a new token.
+    ///
+    /// ```js
+    /// const { items } = db.planAt(4, [], [], Date.now() / 1000, 600);
+    /// db.add({ ...candidate, planItem: items[0].name, token: items[0].lease.token }, Date.now() / 1000);
+    /// ```
+    #[wasm_bindgen(js_name = planAt, unchecked_return_type = "Plan")]
+    pub fn plan_at(
+        &mut self,
+        n: u32,
+        frozen: Option<Vec<u32>>,
+        boosted: Option<Vec<u32>>,
+        now: f64,
+        #[wasm_bindgen(js_name = leaseSeconds)] lease_seconds: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let (frozen, boosted) = (frozen.unwrap_or_default(), boosted.unwrap_or_default());
+        to_js(&self.inner.plan_at(n, &frozen, &boosted, now, lease_seconds).map_err(to_js_error)?)
+    }
+
+    /// `db.heartbeat(item, token, now, leaseSeconds?)`: extends a leased item's lease to `now` +
+    /// `leaseSeconds` (else its own length); a stale token is refused.
+    ///
+    /// ```js
+    /// const { expires } = db.heartbeat(item.name, item.lease.token, Date.now() / 1000);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Lease")]
+    pub fn heartbeat(
+        &mut self,
+        item: &str,
+        token: &str,
+        now: f64,
+        #[wasm_bindgen(js_name = leaseSeconds)] lease_seconds: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.heartbeat(item, token, now, lease_seconds).map_err(to_js_error)?)
+    }
+
+    /// `db.leases(now)`: every leased item not applied yet, in plan order: live, expired or held.
+    ///
+    /// ```js
+    /// const expired = db.leases(Date.now() / 1000).filter((l) => l.state === "expired");
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "LeaseEntry[]")]
+    pub fn leases(&self, now: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.leases(now).map_err(to_js_error)?)
+    }
+
     /// `db.note(request)`: keeps a note (run memory) that later samples and plan items carry.
     ///
     /// ```js

@@ -34,6 +34,9 @@ function apply(db, op) {
     case "stats": return [db, db.stats()];
     case "shouldStop": return [db, db.shouldStop(op.target ?? undefined)];
     case "plan": return [db, db.plan(op.n, op.frozen, op.boosted)];
+    case "planAt": return [db, db.planAt(op.n, op.frozen, op.boosted, op.now, op.leaseSeconds ?? undefined)];
+    case "heartbeat": return [db, db.heartbeat(op.item, op.token, op.now, op.leaseSeconds ?? undefined)];
+    case "leases": return [db, db.leases(op.now)];
     case "lineage": return [db, db.lineage(op.id)];
     case "export": return [db, exports[op.format](db)];
     case "events": return [db, db.takeEvents()];

@@ -114,7 +114,7 @@ macro_rules! face_shapes {
             records {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
-                    plan_item, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds,
+                    plan_item, token, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds,
                     origin, parents
                 },
                 AddOutcome = AddOutcome {
@@ -150,9 +150,11 @@ macro_rules! face_shapes {
                     best_synergy_fitness, stop, reason
                 },
                 StopVerdict = StopVerdict { stop, reason, evaluations, rounds, stagnation, best_fitness },
+                Lease = Lease { token, expires, attempt },
+                LeaseEntry = LeaseEntry { item, state, token, expires, attempt, island },
                 PlanItem = PlanItem {
                     name, operator, island, parent_ids, donor_island, forced_by, island_name, island_description,
-                    donor_island_name, notes, target, parent, parent_fitness, second_parent, inspirations, idea
+                    donor_island_name, notes, target, parent, parent_fitness, second_parent, inspirations, idea, lease
                 },
                 CriterionScore = CriterionScore { criterion, score },
                 IdeaBrief = IdeaBrief { task, idea, weakest, best_summary },
@@ -173,6 +175,7 @@ macro_rules! face_shapes {
                 NoteKind = NoteKind { Lesson, Failure, Idea },
                 AdmissionVerdict = AdmissionVerdict { Evaluate, Duplicate, NearDuplicate },
                 IdeaOrigin = IdeaOrigin { Generated, Refined, Merged },
+                LeaseState = LeaseState { Live, Expired, Held },
             }
         }
     };

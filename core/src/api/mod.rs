@@ -10,6 +10,7 @@ mod bridge;
 mod git_names;
 mod ideas;
 mod kinds;
+mod leases;
 mod measurements;
 mod notes;
 mod request;
@@ -24,6 +25,7 @@ pub use ideas::{
     MAX_IDEA_FACET_BYTES, MAX_IDEA_SUMMARY_BYTES, MAX_IDEA_TITLE_BYTES, check_idea_scores,
 };
 pub use kinds::{ExportFormat, Operator, Status};
+pub use leases::{Lease, LeaseEntry, LeaseState, MAX_LEASE_SECONDS, check_lease_seconds};
 pub use measurements::{RemeasureRequest, Remeasured};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
 pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};

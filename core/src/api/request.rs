@@ -55,6 +55,10 @@ pub struct AddRequest {
     /// The `plan` item this candidate answers: it lands on that item's island and operator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan_item: Option<String>,
+    /// The lease token of the plan item it answers (`plan` with `leaseSeconds`): required for
+    /// a leased item, refused when the item was handed out again under another token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The git branch holding the candidate (git mode), kept with the program.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
@@ -121,6 +125,7 @@ impl AddRequest {
             reason: None,
             operator: None,
             plan_item: None,
+            token: None,
             branch: None,
             commit: None,
             target: None,

@@ -177,6 +177,10 @@ pub struct PlanItem {
     /// may use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idea: Option<crate::api::IdeaBrief>,
+    /// Handed out under a lease (`plan` with `leaseSeconds`): answer with its token before it
+    /// expires, or `heartbeat` to extend it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<crate::api::Lease>,
 }
 
 /// What `should_stop` answers.

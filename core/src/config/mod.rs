@@ -187,6 +187,11 @@ pub struct Config {
     /// (`in_flight_penalty`); `ignore` (the default) is the seed's.
     #[serde(skip_serializing_if = "PendingMode::is_ignore")]
     pub pending: PendingMode,
+    /// `plan`'s lease length in seconds when it is given none (`plan --leaseSeconds`): each item
+    /// is handed out under a lease that a heartbeat extends and whose expiry hands the item out
+    /// again. Absent: no leases (the seed's plan).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_seconds: Option<f64>,
     /// Budget and stopping rules; all off by default.
     pub stopping: StopRules,
     /// How much run memory (`notes`) each sample and plan item carries.
@@ -319,6 +324,7 @@ impl Default for Config {
             near_duplicate: None,
             pending: PendingMode::Ignore,
             operator_policy: OperatorPolicy::Weights,
+            lease_seconds: None,
             stopping: StopRules::default(),
             notes: NoteLimits::default(),
             targets: Vec::new(),
@@ -407,6 +413,9 @@ impl Config {
                 "operatorPolicy",
                 "is ucb, which chooses among the four operators; turn them on too (\"operators\": {} or --operators default)",
             ));
+        }
+        if let Some(seconds) = self.lease_seconds {
+            crate::api::check_lease_seconds(seconds).map_err(|why| Error::config("leaseSeconds", why))?;
         }
         range_u32("exploitationTop", self.exploitation_top, 1, MAX_ISLAND_SIZE)?;
         range_u32("inspirationTopPool", self.inspiration_top_pool, 0, MAX_ISLAND_SIZE)?;

@@ -1,6 +1,6 @@
 //! Events: what every operation did, for a host to append to `history.ndjson` and for the
 //! playground to replay. Input events (`created`, `added`, `status`, `cached`, `sampled`,
-//! `planned`, `noted`) carry what the operation was given; the rest (`migrated`, `evicted`, `archive`)
+//! `planned`, `heartbeat`, `noted`) carry what the operation was given; the rest (`migrated`, `evicted`, `archive`)
 //! are its consequences. `Database::replay` re-runs the inputs and checks every consequence, so
 //! a run's events rebuild its final state exactly.
 
@@ -85,8 +85,27 @@ pub enum Event {
     /// folded into its running mean; `fitness` is the program's fitness after it, the mean of
     /// `measurements` measurements.
     Remeasured { id: String, metrics: Metrics, fitness: f64, measurements: u64 },
-    /// A batch was planned.
-    Planned { n: u32, frozen: Vec<u32>, boosted: Vec<u32>, items: Vec<String> },
+    /// A batch was planned: `items` names the items handed out again (their leases expired)
+    /// first, then the new ones. `now` and `leaseSeconds` (as given, else the config's applies)
+    /// are recorded when leases are in play.
+    Planned {
+        n: u32,
+        frozen: Vec<u32>,
+        boosted: Vec<u32>,
+        items: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        now: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lease_seconds: Option<f64>,
+    },
+    /// A worker extended plan item `item`'s lease (`heartbeat`).
+    Heartbeat {
+        item: String,
+        token: String,
+        now: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lease_seconds: Option<f64>,
+    },
     /// Ring migration put `id` on island `to` (`copyId` in copy mode).
     Migrated {
         id: String,
@@ -113,6 +132,7 @@ impl Event {
                 | Event::Sampled { .. }
                 | Event::Synergy { released: false, .. }
                 | Event::Planned { .. }
+                | Event::Heartbeat { .. }
                 | Event::Noted { .. }
                 | Event::Remeasured { .. }
         )

@@ -15,7 +15,7 @@ pub use candidates::code_hash;
 pub(crate) use candidates::{AttributionRow, CachedResult, CandidateLog, TargetProgress};
 pub use events::Event;
 pub(crate) use island::Island;
-pub(crate) use pending::{HeldAnswer, InFlight, PendingItem, PrunedProgram, SampledItem};
+pub(crate) use pending::{HeldAnswer, InFlight, ItemLease, PendingItem, PrunedProgram, SampledItem};
 pub(crate) use population::{Population, Record};
 pub use program::Program;
 

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{AddRequest, Operator, SynergyPart};
+use crate::api::{AddRequest, Operator, PlanItem, SynergyPart};
 
 /// A planned item still waiting for its candidate, or holding its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,6 +24,22 @@ pub(crate) struct PendingItem {
     /// The answer, when it arrived before an earlier item of its batch was answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held: Option<HeldAnswer>,
+    /// The lease it is handed out under (`plan` with `leaseSeconds`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<Box<ItemLease>>,
+}
+
+/// A pending item's lease (`rules/leases.rs`): the token its answer and heartbeats must name,
+/// when it runs out, which handing-out this is, the lease length a heartbeat renews by default,
+/// and the item as handed out, so that an expired item is handed out again unchanged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ItemLease {
+    pub token: String,
+    pub expires: f64,
+    pub attempt: u32,
+    pub seconds: f64,
+    pub handout: PlanItem,
 }
 
 /// An `add` waiting for its turn: the request and the time it was given.

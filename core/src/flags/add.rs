@@ -68,6 +68,8 @@ pub struct AddFlags {
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
+    /// `--token`: the lease token of the plan item it answers.
+    pub token: Option<String>,
     /// `--targetId`: the request's `target`.
     pub target_id: Option<String>,
     /// Cost and attribution, as given.
@@ -133,6 +135,7 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
         ("reason", flags.reason.clone().map(Into::into)),
         ("operator", flags.operator.clone().map(Into::into)),
         ("planItem", flags.plan_item.clone().map(Into::into)),
+        ("token", flags.token.clone().map(Into::into)),
         ("target", flags.target_id.clone().map(Into::into)),
         ("decide", flags.decide.then_some(true.into())),
         ("model", flags.model.clone().map(Into::into)),

@@ -36,14 +36,80 @@ impl Database {
     /// assert!(plan.items[0].name.starts_with("gen-0/island-0/"));
     /// ```
     pub fn plan(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan> {
+        self.plan_with(n, frozen, boosted, None, None)
+    }
+
+    /// [`Database::plan`] at time `now` (the host's seconds), under leases when `lease_seconds`
+    /// (else the config's `leaseSeconds`) is given: each item carries a `lease` whose token its
+    /// answer and heartbeats name. Expired, unanswered items are handed out again first (same
+    /// name, a new token, the next attempt); they count toward `n`, and only the rest is planned
+    /// anew (no new batch when none is left).
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Metrics};
+    /// let mut db = Database::new(Config::default(), 5).unwrap();
+    /// db.add(AddRequest::seed("/f.py", "v0", Metrics::new([("s", 0.5)]).unwrap()), 1.0).unwrap();
+    /// let first = db.plan_at(2, &[], &[], 100.0, Some(60.0)).unwrap();
+    /// let again = db.plan_at(3, &[], &[], 200.0, Some(60.0)).unwrap(); // both expired at 160
+    /// assert_eq!(again.items[0].name, first.items[0].name);
+    /// assert_eq!(again.items[0].lease.as_ref().unwrap().attempt, 2);
+    /// assert_eq!(again.items.len(), 3);
+    /// ```
+    pub fn plan_at(
+        &mut self,
+        n: u32,
+        frozen: &[u32],
+        boosted: &[u32],
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Plan> {
+        self.plan_with(n, frozen, boosted, Some(now), lease_seconds)
+    }
+
+    fn plan_with(
+        &mut self,
+        n: u32,
+        frozen: &[u32],
+        boosted: &[u32],
+        now: Option<f64>,
+        lease_seconds: Option<f64>,
+    ) -> Result<Plan> {
         self.check_plan(n, frozen, boosted)?;
+        let seconds = lease_seconds.or(self.config.lease_seconds);
+        self.check_plan_lease(now, seconds)?;
+        // The time is recorded (and expired items looked for) only when leases are in play, so a
+        // run without them records what it always did.
+        let now = now.filter(|_| seconds.is_some() || self.pending.iter().any(|item| item.lease.is_some()));
         while let Some(index) = self.pending.iter().position(|item| item.held.is_some()) {
             self.apply_held(index);
         }
         if self.is_idea_run() {
             return self.plan_idea_round(frozen, boosted);
         }
-        self.plan_batch(n, frozen, boosted)
+        let reissued = match now {
+            Some(now) => self.reissue_expired(n, frozen, now, seconds),
+            None => Vec::new(),
+        };
+        let fresh = n - reissued.len() as u32;
+        let mut plan = match fresh {
+            0 => Plan { generation: self.rounds, items: Vec::new(), synergy: None },
+            _ => self.plan_batch(fresh, frozen, boosted, now.zip(seconds))?,
+        };
+        plan.items.splice(0..0, reissued);
+        self.emit(Event::Planned {
+            n,
+            frozen: frozen.to_vec(),
+            boosted: boosted.to_vec(),
+            items: plan
+                .items
+                .iter()
+                .map(|item| item.name.clone())
+                .chain(plan.synergy.as_ref().map(|s| s.name.clone()))
+                .collect(),
+            now,
+            lease_seconds: lease_seconds.filter(|_| now.is_some()),
+        });
+        Ok(plan)
     }
 
     /// The id an answer gets: its own, else its plan item's (`uuid_for_item`), else a draw.

@@ -63,7 +63,14 @@ impl Database {
                         format!("is given, but synergy item `{name}` combines every target on no island; leave it out"),
                     ));
                 }
+                self.check_token(item, &request)?;
                 Some((index, item.island, item.operator))
+            }
+            None if request.token.is_some() => {
+                return Err(Error::input(
+                    "token",
+                    "is given without --planItem; pass the plan item it leases, or leave it out",
+                ));
             }
             None => None,
         };

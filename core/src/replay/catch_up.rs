@@ -51,10 +51,25 @@ struct Remeasured {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Planned {
     n: u32,
     frozen: Vec<u32>,
     boosted: Vec<u32>,
+    #[serde(default)]
+    now: Option<f64>,
+    #[serde(default)]
+    lease_seconds: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Heartbeat {
+    item: String,
+    token: String,
+    now: f64,
+    #[serde(default)]
+    lease_seconds: Option<f64>,
 }
 
 impl Database {
@@ -129,6 +144,7 @@ enum Input {
     Noted(Noted),
     Remeasured(Remeasured),
     Planned(Planned),
+    Heartbeat(Heartbeat),
 }
 
 impl Input {
@@ -144,6 +160,7 @@ impl Input {
             "noted" => Some(Input::Noted(serde_json::from_str(line)?)),
             "remeasured" => Some(Input::Remeasured(serde_json::from_str(line)?)),
             "planned" => Some(Input::Planned(serde_json::from_str(line)?)),
+            "heartbeat" => Some(Input::Heartbeat(serde_json::from_str(line)?)),
             _ => None,
         })
     }
@@ -156,7 +173,13 @@ impl Input {
             Input::Remeasured(Remeasured { id, metrics }) => {
                 db.remeasure(crate::api::RemeasureRequest { id, metrics }).map(drop)
             }
-            Input::Planned(Planned { n, frozen, boosted }) => db.plan(n, &frozen, &boosted).map(drop),
+            Input::Planned(Planned { n, frozen, boosted, now: None, .. }) => db.plan(n, &frozen, &boosted).map(drop),
+            Input::Planned(Planned { n, frozen, boosted, now: Some(now), lease_seconds }) => {
+                db.plan_at(n, &frozen, &boosted, now, lease_seconds).map(drop)
+            }
+            Input::Heartbeat(Heartbeat { item, token, now, lease_seconds }) => {
+                db.heartbeat(&item, &token, now, lease_seconds).map(drop)
+            }
         }
     }
 }

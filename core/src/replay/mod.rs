@@ -72,7 +72,13 @@ fn rerun(db: &mut Database, events: &[Event], offset: usize) -> Result<Vec<Optio
                 | Event::Held { request, now, .. }
                 | Event::Synergy { request, now, .. } => db.add(request.clone(), *now).map(drop),
                 Event::Sampled { target, .. } => db.sample_for(target.as_deref()).map(drop),
-                Event::Planned { n, frozen, boosted, .. } => db.plan(*n, frozen, boosted).map(drop),
+                Event::Planned { n, frozen, boosted, now: None, .. } => db.plan(*n, frozen, boosted).map(drop),
+                Event::Planned { n, frozen, boosted, now: Some(now), lease_seconds, .. } => {
+                    db.plan_at(*n, frozen, boosted, *now, *lease_seconds).map(drop)
+                }
+                Event::Heartbeat { item, token, now, lease_seconds } => {
+                    db.heartbeat(item, token, *now, *lease_seconds).map(drop)
+                }
                 Event::Noted { request } => db.note(request.clone()).map(drop),
                 Event::Remeasured { id, metrics, .. } => {
                     db.remeasure(RemeasureRequest { id: id.clone(), metrics: metrics.clone() }).map(drop)

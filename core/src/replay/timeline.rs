@@ -249,6 +249,7 @@ fn added(program: &Program, island: u32, fitness: f64) -> Event {
             reason: program.reason.clone(),
             operator: program.operator,
             plan_item: None,
+            token: None,
             branch: program.branch.as_deref().map(String::from),
             commit: program.commit.as_deref().map(String::from),
             target: program.target.as_deref().map(String::from),

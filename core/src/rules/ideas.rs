@@ -147,12 +147,15 @@ impl Database {
             second_parent_id: None,
             synergy: Vec::new(),
             held: None,
+            lease: None,
         }));
         self.emit(Event::Planned {
             n: items.len() as u32,
             frozen: frozen.to_vec(),
             boosted: boosted.to_vec(),
             items: items.iter().map(|item| item.name.clone()).collect(),
+            now: None,
+            lease_seconds: None,
         });
         Ok(Plan { generation: round - 1, items, synergy: None })
     }
@@ -177,6 +180,7 @@ impl Database {
             second_parent: None,
             inspirations: Vec::new(),
             idea: Some(IdeaBrief { task: "generate".into(), idea: None, weakest: Vec::new(), best_summary: None }),
+            lease: None,
         }
     }
 

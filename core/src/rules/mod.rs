@@ -2,7 +2,7 @@
 //! candidate is worth evaluating (`admission`), how a
 //! parent and inspirations are sampled, when and how islands migrate, how islands are pruned to
 //! capacity (cells and the elite archive protect their bests), which operator makes the next
-//! candidate (and which island its answer joins), how a batch is planned, when a candidate no fitter than its parent is rejected, when a run should
+//! candidate (and which island its answer joins), how a batch is planned and its items leased, when a candidate no fitter than its parent is rejected, when a run should
 //! stop, how a program measured again folds the new measurement in, the file policy a candidate's changes must pass, and where `apply` puts a program's code
 //! in the user's file.
 
@@ -11,6 +11,7 @@ mod attribution;
 mod fold_measurement;
 mod ideas;
 mod in_flight;
+mod leases;
 mod memory;
 mod migration;
 mod operators;
@@ -29,6 +30,7 @@ pub use admission::DEFAULT_NEAR_DUPLICATE;
 pub(crate) use fold_measurement::fold_measurement;
 pub(crate) use ideas::round_score;
 pub(crate) use in_flight::MAX_IN_FLIGHT;
+pub use leases::lease_token;
 pub use placement::{FilePlacement, Placed, place_in_target};
 pub use policy::{DEFAULT_PROTECTED, policy_check};
 pub(crate) use pruned_retries::MAX_PRUNED;

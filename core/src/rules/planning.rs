@@ -3,8 +3,7 @@
 
 use crate::api::{Inspiration, Plan, PlanItem, SampledParent, SynergyItem, SynergyPart};
 use crate::database::Database;
-use crate::database::Event;
-use crate::database::PendingItem;
+use crate::database::{ItemLease, PendingItem};
 use crate::error::{Error, Result};
 
 /// Most items one plan may hold, and most items left pending at once.
@@ -12,8 +11,16 @@ const MAX_PLAN_ITEMS: u32 = 1_000;
 const MAX_PENDING: usize = 10_000;
 
 impl Database {
-    /// `plan` itself, once the answers held from earlier batches are applied (`Database::plan`).
-    pub(crate) fn plan_batch(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan> {
+    /// `plan` itself, once the answers held from earlier batches are applied and expired items
+    /// handed out again (`Database::plan_at`); `grant`: the time and lease length each item is
+    /// handed out under, if leased. The caller records the `planned` event.
+    pub(crate) fn plan_batch(
+        &mut self,
+        n: u32,
+        frozen: &[u32],
+        boosted: &[u32],
+        grant: Option<(f64, f64)>,
+    ) -> Result<Plan> {
         self.check_plan(n, frozen, boosted)?;
         let rotation = |islands: std::ops::Range<u32>| -> Vec<u32> {
             let mut rotation = Vec::new();
@@ -72,17 +79,24 @@ impl Database {
                 second_parent: work.second_parent.map(|slot| SampledParent::from(program(slot))),
                 inspirations,
                 idea: None,
+                lease: None,
             });
         }
         let synergy = self.synergy_item(generation);
         self.rounds += 1;
-        self.pending.extend(items.iter().map(|item| PendingItem {
+        let leases: Vec<Option<Box<ItemLease>>> =
+            items.iter().map(|item| grant.map(|(now, seconds)| self.first_lease(item, now, seconds))).collect();
+        for (item, lease) in items.iter_mut().zip(&leases) {
+            item.lease = lease.as_ref().map(|lease| lease.public());
+        }
+        self.pending.extend(items.iter().zip(leases).map(|(item, lease)| PendingItem {
             name: item.name.clone(),
             island: item.island,
             operator: item.operator,
             second_parent_id: item.second_parent.as_ref().map(|p| p.id.to_string()),
             synergy: Vec::new(),
             held: None,
+            lease,
         }));
         if let Some(item) = &synergy {
             self.pending.push(PendingItem {
@@ -92,16 +106,11 @@ impl Database {
                 second_parent_id: None,
                 synergy: item.parts.clone(),
                 held: None,
+                lease: None,
             });
         }
         let excess = self.pending.len().saturating_sub(MAX_PENDING);
         self.pending.drain(..excess);
-        self.emit(Event::Planned {
-            n,
-            frozen: frozen.to_vec(),
-            boosted: boosted.to_vec(),
-            items: items.iter().map(|item| item.name.clone()).chain(synergy.as_ref().map(|s| s.name.clone())).collect(),
-        });
         Ok(Plan { generation, items, synergy })
     }
 

@@ -108,6 +108,33 @@ impl Face for Wasmtime {
         let out = self.guest.database().call_plan(&mut self.store, *db, n, frozen, boosted).expect("no trap");
         out.map(shape).map_err(|e| code(&e))
     }
+    fn plan_at(&mut self, db: &mut ResourceAny, p: &evodb_conformance::PlanAt) -> Result<Value, String> {
+        let out = self
+            .guest
+            .database()
+            .call_plan_at(&mut self.store, *db, p.n, &p.frozen, &p.boosted, p.now, p.lease_seconds)
+            .expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
+    }
+    fn heartbeat(
+        &mut self,
+        db: &mut ResourceAny,
+        item: &str,
+        token: &str,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Value, String> {
+        let out = self
+            .guest
+            .database()
+            .call_heartbeat(&mut self.store, *db, item, token, now, lease_seconds)
+            .expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
+    }
+    fn leases(&mut self, db: &ResourceAny, now: f64) -> Result<Value, String> {
+        let out = self.guest.database().call_leases(&mut self.store, *db, now).expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
+    }
     fn lineage(&mut self, db: &ResourceAny, id: &str) -> Value {
         json!(
             self.guest

@@ -21,6 +21,8 @@ from .types import (
     BestProgram,
     DatabaseInfo,
     ExportFormat,
+    Lease,
+    LeaseEntry,
     Lineage,
     Note,
     NoteKind,
@@ -233,6 +235,38 @@ class Database:
     def plan(self, n: int, frozen: Iterable[int] = (), boosted: Iterable[int] = ()) -> WorkPlan:
         """Plans `n` work items; `frozen` islands get none, `boosted` ones twice the share."""
         result: WorkPlan = lift(WorkPlan, self._call("[method]database.plan", n, list(frozen), list(boosted)))
+        return result
+
+    def plan_at(
+        self,
+        n: int,
+        frozen: Iterable[int] = (),
+        boosted: Iterable[int] = (),
+        now: Optional[float] = None,
+        lease_seconds: Optional[float] = None,
+    ) -> WorkPlan:
+        """`plan` at time `now` (defaults to the clock), each item under a lease of
+        `lease_seconds` (else the config's `leaseSeconds`, else none). Expired, unanswered items
+        are handed out again first, with a new token; answer with `AddRequest(token=…)`."""
+        when = time.time() if now is None else now
+        seconds = None if lease_seconds is None else float(lease_seconds)
+        raw = self._call("[method]database.plan-at", n, list(frozen), list(boosted), float(when), seconds)
+        result: WorkPlan = lift(WorkPlan, raw)
+        return result
+
+    def heartbeat(
+        self, item: str, token: str, now: Optional[float] = None, lease_seconds: Optional[float] = None
+    ) -> Lease:
+        """Extends leased item `item`'s lease (its current `token`) to `now` + `lease_seconds`."""
+        when = time.time() if now is None else now
+        seconds = None if lease_seconds is None else float(lease_seconds)
+        result: Lease = lift(Lease, self._call("[method]database.heartbeat", item, token, float(when), seconds))
+        return result
+
+    def leases(self, now: Optional[float] = None) -> tuple[LeaseEntry, ...]:
+        """Every leased item not applied yet, in plan order: live, expired or held. Reads only."""
+        when = time.time() if now is None else now
+        result: tuple[LeaseEntry, ...] = lift(tuple[LeaseEntry, ...], self._call("[method]database.leases", float(when)))
         return result
 
     def load_warnings(self) -> tuple[str, ...]:

@@ -25,6 +25,8 @@ ExportFormat = Literal["json", "mermaid", "tree", "markdown", "evoidea"]
 IdeaOrigin = Literal["generated", "refined", "merged"]
 #: `Database.admit`'s verdict before evaluation.
 AdmissionVerdict = Literal["evaluate", "duplicate", "near-duplicate"]
+#: Where a leased plan item stands (`Database.leases`).
+LeaseState = Literal["live", "expired", "held"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class AddRequest:
     reason: Optional[str] = None
     operator: Optional[Operator] = None
     plan_item: Optional[str] = None
+    #: A leased plan item's current token (`PlanItem.lease.token`); required for a leased item.
+    token: Optional[str] = None
     branch: Optional[str] = None
     commit: Optional[str] = None
     target: Optional[str] = None
@@ -290,6 +294,29 @@ class PlanItem:
     inspirations: tuple[Inspiration, ...]
     #: Idea runs: what the item asks for and the context evoidea's rules allow.
     idea: Optional[IdeaBrief]
+    #: Handed out under a lease (`Database.plan_at` with a lease length): answer with its token.
+    lease: Optional[Lease]
+
+
+@dataclass(frozen=True)
+class Lease:
+    """The lease a plan item is handed out under: its token, expiry (seconds) and attempt."""
+
+    token: str
+    expires: float
+    attempt: int
+
+
+@dataclass(frozen=True)
+class LeaseEntry:
+    """One leased item not applied yet (`Database.leases`)."""
+
+    item: str
+    state: LeaseState
+    token: str
+    expires: float
+    attempt: int
+    island: int
 
 
 @dataclass(frozen=True)
@@ -360,6 +387,8 @@ RECORDS: dict[str, type] = {
     "pareto-stats": ParetoStats,
     "target-stats": TargetStats,
     "stop-verdict": StopVerdict,
+    "lease": Lease,
+    "lease-entry": LeaseEntry,
     "plan-item": PlanItem,
     "synergy-part": SynergyPart,
     "synergy-item": SynergyItem,
@@ -381,4 +410,5 @@ ENUMS: dict[str, object] = {
     "export-format": ExportFormat,
     "admission-verdict": AdmissionVerdict,
     "idea-origin": IdeaOrigin,
+    "lease-state": LeaseState,
 }

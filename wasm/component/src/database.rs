@@ -98,6 +98,31 @@ impl wit::GuestDatabase for Database {
         self.0.borrow_mut().plan(n, &frozen, &boosted).map(out).map_err(error)
     }
 
+    fn plan_at(
+        &self,
+        n: u32,
+        frozen: Vec<u32>,
+        boosted: Vec<u32>,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<wit::WorkPlan, wit::Error> {
+        self.0.borrow_mut().plan_at(n, &frozen, &boosted, now, lease_seconds).map(out).map_err(error)
+    }
+
+    fn heartbeat(
+        &self,
+        item: String,
+        token: String,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<wit::Lease, wit::Error> {
+        self.0.borrow_mut().heartbeat(&item, &token, now, lease_seconds).map(out).map_err(error)
+    }
+
+    fn leases(&self, now: f64) -> Result<Vec<wit::LeaseEntry>, wit::Error> {
+        self.0.borrow().leases(now).map(out).map_err(error)
+    }
+
     fn note(&self, request: wit::NoteRequest) -> Result<wit::Note, wit::Error> {
         let request = into(request)?;
         self.0.borrow_mut().note(request).map(out).map_err(error)

@@ -61,6 +61,23 @@ impl Face for Bindgen {
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         db.plan(n, Some(frozen.to_vec()), Some(boosted.to_vec())).map(json).map_err(code)
     }
+    fn plan_at(&mut self, db: &mut Database, p: &evodb_conformance::PlanAt) -> Result<Value, String> {
+        let (frozen, boosted) = (Some(p.frozen.clone()), Some(p.boosted.clone()));
+        db.plan_at(p.n, frozen, boosted, p.now, p.lease_seconds).map(json).map_err(code)
+    }
+    fn heartbeat(
+        &mut self,
+        db: &mut Database,
+        item: &str,
+        token: &str,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Value, String> {
+        db.heartbeat(item, token, now, lease_seconds).map(json).map_err(code)
+    }
+    fn leases(&mut self, db: &Database, now: f64) -> Result<Value, String> {
+        db.leases(now).map(json).map_err(code)
+    }
     fn lineage(&mut self, db: &Database, id: &str) -> Value {
         json(db.lineage(id).expect("lineage"))
     }

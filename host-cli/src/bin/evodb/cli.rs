@@ -9,9 +9,9 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 
 use crate::commands::{
-    add, add_idea, admit, apply, best, copy, create, demo, export, git_tidy, history, ideas, import, info, init,
-    lineage, mcp, note, notes, plan, profile, prompt, remeasure, runs, sample, seed, serve, setup, should_stop, show,
-    skill, stats, strategy, trial, validate, view,
+    add, add_idea, admit, apply, best, copy, create, demo, export, git_tidy, heartbeat, history, ideas, import, info,
+    init, leases, lineage, mcp, note, notes, plan, profile, prompt, remeasure, runs, sample, seed, serve, setup,
+    should_stop, show, skill, stats, strategy, trial, validate, view,
 };
 use crate::context::Context;
 use crate::failure::Failure;
@@ -49,6 +49,8 @@ pub enum Command {
     Demo(demo::Args),
     View(view::Args),
     Plan(plan::Args),
+    Heartbeat(heartbeat::Args),
+    Leases(leases::Args),
     ShouldStop(should_stop::Args),
     Note(note::Args),
     Notes(notes::Args),
@@ -91,6 +93,8 @@ impl Command {
             Command::Demo(args) => args.run(ctx),
             Command::View(args) => args.run(ctx),
             Command::Plan(args) => args.run(ctx),
+            Command::Heartbeat(args) => args.run(ctx),
+            Command::Leases(args) => args.run(ctx),
             Command::ShouldStop(args) => args.run(ctx),
             Command::Note(args) => args.run(ctx),
             Command::Notes(args) => args.run(ctx),
@@ -165,6 +169,8 @@ fn from_matches(m: &ArgMatches, env: &Environment) -> Cli {
         "demo" => Command::Demo(demo::Args::from_matches(m)),
         "view" => Command::View(view::Args::from_matches(m)),
         "plan" => Command::Plan(plan::Args::from_matches(m)),
+        "heartbeat" => Command::Heartbeat(heartbeat::Args::from_matches(m)),
+        "leases" => Command::Leases(leases::Args::from_matches(m)),
         "should-stop" => Command::ShouldStop(should_stop::Args::from_matches(m)),
         "note" => Command::Note(note::Args::from_matches(m)),
         "notes" => Command::Notes(notes::Args::from_matches(m)),

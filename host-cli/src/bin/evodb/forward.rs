@@ -14,7 +14,9 @@ use evodb_host::postgres::PgRun;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::{Cli, Command};
-use crate::commands::{add, best, export, history, info, lineage, note, notes, plan, sample, seed, should_stop, stats};
+use crate::commands::{
+    add, best, export, heartbeat, history, info, leases, lineage, note, notes, plan, sample, seed, should_stop, stats,
+};
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::location::{Location, StoreArgs};
@@ -38,6 +40,8 @@ enum Served {
     Export(export::Args),
     History(history::Args),
     Plan(plan::Args),
+    Heartbeat(heartbeat::Args),
+    Leases(leases::Args),
     Seed(seed::Args),
     Add(Box<add::Args>),
     Note(note::Args),
@@ -63,6 +67,8 @@ impl Served {
             Command::Export(args) if args.out.is_none() => Served::Export(args.clone()),
             Command::History(args) => Served::History(args.clone()),
             Command::Plan(args) => Served::Plan(args.clone()),
+            Command::Heartbeat(args) => Served::Heartbeat(args.clone()),
+            Command::Leases(args) => Served::Leases(args.clone()),
             Command::Seed(args) => Served::Seed(args.clone()),
             Command::Add(args) if !args.git.is_on() => Served::Add(args.clone()),
             Command::Note(args) => Served::Note(args.clone()),
@@ -83,6 +89,8 @@ impl Served {
             Served::Export(args) => &args.db,
             Served::History(args) => &args.db,
             Served::Plan(args) => &args.db,
+            Served::Heartbeat(args) => &args.db,
+            Served::Leases(args) => &args.db,
             Served::Seed(args) => &args.db,
             Served::Add(args) => &args.db,
             Served::Note(args) => &args.db,
@@ -101,6 +109,8 @@ impl Served {
             Served::Export(args) => Command::Export(args),
             Served::History(args) => Command::History(args),
             Served::Plan(args) => Command::Plan(args),
+            Served::Heartbeat(args) => Command::Heartbeat(args),
+            Served::Leases(args) => Command::Leases(args),
             Served::Seed(args) => Command::Seed(args),
             Served::Add(args) => Command::Add(args),
             Served::Note(args) => Command::Note(args),

@@ -3,8 +3,8 @@
 //! Reads save nothing; writes save the database with their events when they succeed.
 
 use evodb_core::{
-    AddOutcome, AddRequest, Admission, BestProgram, ExportFormat, Info, Lineage, Note, NoteKind, NoteRequest, Plan,
-    RemeasureRequest, Remeasured, Sample, Stats, StopVerdict,
+    AddOutcome, AddRequest, Admission, BestProgram, ExportFormat, Info, Lease, LeaseEntry, Lineage, Note, NoteKind,
+    NoteRequest, Plan, RemeasureRequest, Remeasured, Sample, Stats, StopVerdict,
 };
 use evodb_host::bridge::{core, wit};
 use evodb_host::population;
@@ -75,8 +75,32 @@ impl Session<'_> {
         self.write(|m, st, db| m.call_add(st, db, &request, clock)).map(core)
     }
 
-    pub fn plan(&mut self, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Plan, Failure> {
-        self.write(|m, st, db| m.call_plan(st, db, n, frozen, boosted)).map(core)
+    /// A plan at `now` (seconds since the epoch), leased for `lease_seconds` (else the config's).
+    pub fn plan_at(
+        &mut self,
+        n: u32,
+        frozen: &[u32],
+        boosted: &[u32],
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Plan, Failure> {
+        self.write(|m, st, db| m.call_plan_at(st, db, n, frozen, boosted, now, lease_seconds)).map(core)
+    }
+
+    /// A leased item's lease extended from `now`.
+    pub fn heartbeat(
+        &mut self,
+        item: &str,
+        token: &str,
+        now: f64,
+        lease_seconds: Option<f64>,
+    ) -> Result<Lease, Failure> {
+        self.write(|m, st, db| m.call_heartbeat(st, db, item, token, now, lease_seconds)).map(core)
+    }
+
+    /// The leased items not applied yet, as they stand at `now`; reads only.
+    pub fn leases(&mut self, now: f64) -> Result<Vec<LeaseEntry>, Failure> {
+        self.read(|m, st, db| m.call_leases(st, db, now)).map(core)
     }
 
     pub fn note(&mut self, request: NoteRequest) -> Result<Note, Failure> {

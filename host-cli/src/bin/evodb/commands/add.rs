@@ -26,6 +26,7 @@ pub struct Args {
     pub reason: Option<String>,
     pub operator: Option<String>,
     pub plan_item: Option<String>,
+    pub token: Option<String>,
     pub target_id: Option<String>,
     pub git: GitArgs,
 }
@@ -60,6 +61,7 @@ impl Args {
             reason: optional(m, "reason"),
             operator: optional(m, "operator"),
             plan_item: optional(m, "planItem"),
+            token: optional(m, "token"),
             target_id: optional(m, "targetId"),
             git: GitArgs::from_matches(m),
         }
@@ -78,6 +80,7 @@ impl Args {
             reason,
             operator,
             plan_item,
+            token,
             target_id,
             git,
         } = self;
@@ -94,6 +97,7 @@ impl Args {
             reason,
             operator,
             plan_item,
+            token,
             target_id,
             model: cost.model,
             tokens_in: cost.tokens_in,

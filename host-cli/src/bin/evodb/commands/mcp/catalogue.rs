@@ -1,15 +1,16 @@
-//! The catalogue: every tool the server offers — evodb's own (`tools`, then the idea runs'
-//! `idea_tools`) first, then evo-anything's (`evo`) — as `tools/list` shows them and
+//! The catalogue: every tool the server offers — evodb's own (`tools`, the lease tools, then the
+//! idea runs' `idea_tools`) first, then evo-anything's (`evo`) — as `tools/list` shows them and
 //! `tools/call` finds them.
 
 use rmcp::model::{JsonObject, Tool as McpTool, ToolAnnotations};
 
 use super::tools::{self, Entry, ToolResult};
-use super::{Run, evo, idea_tools};
+use super::{Run, evo, idea_tools, lease_tools};
 
 /// Every tool, evodb's first.
 pub fn table() -> Vec<Entry> {
     let mut table = tools::own();
+    table.extend(lease_tools::table());
     table.extend(idea_tools::table());
     table.extend(evo::table());
     table

@@ -15,6 +15,7 @@ mod catalogue;
 mod evo;
 mod evo_state;
 mod idea_tools;
+mod lease_tools;
 #[cfg(test)]
 mod reference;
 mod server;

@@ -310,6 +310,9 @@ pub struct Add {
     /// The `plan` item this candidate answers.
     #[serde(default)]
     pub plan_item: Option<String>,
+    /// A leased plan item's current token (its `lease.token`); required for a leased item.
+    #[serde(default)]
+    pub token: Option<String>,
     /// Several-target runs: the target this candidate is a version of.
     #[serde(default)]
     pub target_id: Option<String>,
@@ -362,6 +365,7 @@ impl Tool for Add {
             .flag("reason", self.reason)
             .flag("operator", self.operator.map(name_of))
             .flag("planItem", self.plan_item)
+            .flag("token", self.token)
             .flag("targetId", self.target_id)
             .flag("branch", self.branch)
             .flag("commit", self.commit)
@@ -423,6 +427,9 @@ pub struct Plan {
     /// Islands that get twice the share.
     #[serde(default)]
     pub boosted: Vec<u32>,
+    /// Hand items out under a lease of this many seconds (default: the config's leaseSeconds).
+    #[serde(default, rename = "leaseSeconds")]
+    pub lease_seconds: Option<f64>,
 }
 
 impl Tool for Plan {
@@ -431,7 +438,10 @@ impl Tool for Plan {
         "Plan a batch of work items for parallel workers: operator, parents, island, name (`evodb plan`).";
     const READ_ONLY: bool = false;
     fn call(self, run: &Run) -> Result<Answer, Failure> {
-        let mut line = Line::default().list("frozen", &self.frozen).list("boosted", &self.boosted);
+        let mut line = Line::default()
+            .list("frozen", &self.frozen)
+            .list("boosted", &self.boosted)
+            .flag("leaseSeconds", self.lease_seconds);
         line.0.insert(0, self.n.to_string());
         run.command("plan", &line.0)
     }

@@ -157,6 +157,11 @@ export interface AddRequest {
      */
     planItem?: string;
     /**
+     * The lease token of the plan item it answers (`plan` with `leaseSeconds`): required for
+     * a leased item, refused when the item was handed out again under another token.
+     */
+    token?: string;
+    /**
      * The git branch holding the candidate (git mode), kept with the program.
      */
     branch?: string;
@@ -289,6 +294,12 @@ export interface Config {
      */
     pending?: PendingMode;
     /**
+     * `plan`'s lease length in seconds when it is given none (`plan --leaseSeconds`): each item
+     * is handed out under a lease that a heartbeat extends and whose expiry hands the item out
+     * again. Absent: no leases (the seed's plan).
+     */
+    leaseSeconds?: number;
+    /**
      * Budget and stopping rules; all off by default.
      */
     stopping?: StopRules;
@@ -373,7 +384,7 @@ export interface CriterionScore {
 /**
  * One event. Serialized with an `event` tag: `{"event": "added", …}`.
  */
-export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[] } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[]; now?: number; leaseSeconds?: number } | { event: "heartbeat"; item: string; token: string; now: number; leaseSeconds?: number } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
 
 /**
  * One feature dimension.
@@ -388,6 +399,18 @@ export type Event = { event: "created"; seed: number; config: Config } | { event
  * ```
  */
 export type FeatureDim = { kind: "metric"; metric: string; min: number; max: number; bins: number } | { kind: "codeLines"; thresholds: number[]; labels?: string[] } | { kind: "island" };
+
+/**
+ * One leased item that is not applied yet, as `leases` lists it.
+ */
+export interface LeaseEntry {
+    item: string;
+    state: LeaseState;
+    token: string;
+    expires: number;
+    attempt: number;
+    island: number;
+}
 
 /**
  * One named island: the family of approaches its programs explore.
@@ -521,6 +544,11 @@ export interface PlanItem {
      * may use.
      */
     idea?: IdeaBrief;
+    /**
+     * Handed out under a lease (`plan` with `leaseSeconds`): answer with its token before it
+     * expires, or `heartbeat` to extend it.
+     */
+    lease?: Lease;
 }
 
 /**
@@ -536,6 +564,25 @@ export type SelectionMode = "scalar" | "pareto" | "lexicographic";
 export interface Landscape {
     terms?: number;
     ruggedness?: number;
+}
+
+/**
+ * The lease an item is handed out under.
+ */
+export interface Lease {
+    /**
+     * What the answer (`add --token`) and every `heartbeat` must name. UUID-shaped, derived
+     * from the seed, the item's name and the attempt: a reissued item gets a new one.
+     */
+    token: string;
+    /**
+     * When the lease runs out (the host's seconds, as `now` is given).
+     */
+    expires: number;
+    /**
+     * 1 when first handed out, counted up each time the item is handed out again.
+     */
+    attempt: number;
 }
 
 /**
@@ -820,6 +867,11 @@ export interface StopRules {
 }
 
 /**
+ * Where a leased item stands (`leases`).
+ */
+export type LeaseState = "live" | "expired" | "held";
+
+/**
  * Where inspirations are drawn from.
  */
 export type InspirationScope = "island" | "allIslands";
@@ -1002,6 +1054,10 @@ export interface AddFlags {
     operator?: string | null;
     planItem?: string | null;
     /**
+     * `--token`: the lease token of the plan item it answers.
+     */
+    token?: string | null;
+    /**
      * `--targetId`: the request's `target`.
      */
     targetId?: string | null;
@@ -1129,6 +1185,15 @@ export class Database {
      */
     static fromJson(text: string): Database;
     /**
+     * `db.heartbeat(item, token, now, leaseSeconds?)`: extends a leased item's lease to `now` +
+     * `leaseSeconds` (else its own length); a stale token is refused.
+     *
+     * ```js
+     * const { expires } = db.heartbeat(item.name, item.lease.token, Date.now() / 1000);
+     * ```
+     */
+    heartbeat(item: string, token: string, now: number, leaseSeconds?: number | null): Lease;
+    /**
      * `db.info()`: the seed CLI's `info` object.
      *
      * ```js
@@ -1140,6 +1205,14 @@ export class Database {
      * `db.lacksEvodbSection()`: the file it was read from had no `evodb` section.
      */
     lacksEvodbSection(): boolean;
+    /**
+     * `db.leases(now)`: every leased item not applied yet, in plan order: live, expired or held.
+     *
+     * ```js
+     * const expired = db.leases(Date.now() / 1000).filter((l) => l.state === "expired");
+     * ```
+     */
+    leases(now: number): LeaseEntry[];
     /**
      * `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
      *
@@ -1209,6 +1282,18 @@ export class Database {
      * ```
      */
     paretoFront(): BestProgram[];
+    /**
+     * `db.planAt(n, frozen, boosted, now, leaseSeconds?)`: `plan` at time `now` (seconds), each
+     * item under a lease of `leaseSeconds` (else the config's `leaseSeconds`, else none). An
+     * item's `lease.token` goes with its answer (`token`) and its heartbeats; expired, unanswered
+     * items are handed out again first, with a new token.
+     *
+     * ```js
+     * const { items } = db.planAt(4, [], [], Date.now() / 1000, 600);
+     * db.add({ ...candidate, planItem: items[0].name, token: items[0].lease.token }, Date.now() / 1000);
+     * ```
+     */
+    planAt(n: number, frozen: Uint32Array | number[] | null | undefined, boosted: Uint32Array | number[] | null | undefined, now: number, leaseSeconds?: number | null): Plan;
     /**
      * `db.plan(n, frozen?, boosted?)`: `n` work items for parallel workers, each with a name,
      * operator, target island and parent ids; pass an item's name as `planItem` when adding.
@@ -1480,8 +1565,10 @@ export interface InitOutput {
     readonly database_compareHistory: (a: number, b: number, c: number, d: number) => [number, number];
     readonly database_evoideaExport: (a: number) => [number, number];
     readonly database_fromJson: (a: number, b: number) => [number, number, number];
+    readonly database_heartbeat: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
     readonly database_info: (a: number) => [number, number, number];
     readonly database_lacksEvodbSection: (a: number) => number;
+    readonly database_leases: (a: number, b: number) => [number, number, number];
     readonly database_lineage: (a: number, b: number, c: number) => [number, number, number];
     readonly database_lineageMermaid: (a: number) => [number, number];
     readonly database_lineageTree: (a: number) => [number, number];
@@ -1492,6 +1579,7 @@ export interface InitOutput {
     readonly database_noticeLostSection: (a: number, b: number, c: number) => void;
     readonly database_paretoFront: (a: number) => [number, number, number];
     readonly database_plan: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly database_planAt: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number];
     readonly database_populationMarkdown: (a: number) => [number, number];
     readonly database_recordEvents: (a: number, b: number) => void;
     readonly database_remeasure: (a: number, b: any) => [number, number, number];

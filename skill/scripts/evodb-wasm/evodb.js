@@ -159,6 +159,39 @@ export class Database {
         return Database.__wrap(ret[0]);
     }
     /**
+     * `db.heartbeat(item, token, now, leaseSeconds?)`: extends a leased item's lease to `now` +
+     * `leaseSeconds` (else its own length); a stale token is refused.
+     *
+     * ```js
+     * const { expires } = db.heartbeat(item.name, item.lease.token, Date.now() / 1000);
+     * ```
+     * @param {string} item
+     * @param {string} token
+     * @param {number} now
+     * @param {number | null} [leaseSeconds]
+     * @returns {Lease}
+     */
+    heartbeat(item, token, now, leaseSeconds) {
+        const val3 = +now;
+        const val4 = +(isLikeNone(leaseSeconds) ? 0 : leaseSeconds);
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(item, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(token, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.database_heartbeat(this.__wbg_ptr, ptr0, len0, ptr1, len1, val3, !isLikeNone(leaseSeconds), val4);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * `db.info()`: the seed CLI's `info` object.
      *
      * ```js
@@ -180,6 +213,22 @@ export class Database {
     lacksEvodbSection() {
         const ret = wasm.database_lacksEvodbSection(this.__wbg_ptr);
         return ret !== 0;
+    }
+    /**
+     * `db.leases(now)`: every leased item not applied yet, in plan order: live, expired or held.
+     *
+     * ```js
+     * const expired = db.leases(Date.now() / 1000).filter((l) => l.state === "expired");
+     * ```
+     * @param {number} now
+     * @returns {LeaseEntry[]}
+     */
+    leases(now) {
+        const ret = wasm.database_leases(this.__wbg_ptr, now);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
     }
     /**
      * `db.lineageMermaid()`: the live population's family tree as a Mermaid flowchart.
@@ -337,6 +386,44 @@ export class Database {
      */
     paretoFront() {
         const ret = wasm.database_paretoFront(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * `db.planAt(n, frozen, boosted, now, leaseSeconds?)`: `plan` at time `now` (seconds), each
+     * item under a lease of `leaseSeconds` (else the config's `leaseSeconds`, else none). An
+     * item's `lease.token` goes with its answer (`token`) and its heartbeats; expired, unanswered
+     * items are handed out again first, with a new token.
+     *
+     * ```js
+     * const { items } = db.planAt(4, [], [], Date.now() / 1000, 600);
+     * db.add({ ...candidate, planItem: items[0].name, token: items[0].lease.token }, Date.now() / 1000);
+     * ```
+     * @param {number} n
+     * @param {Uint32Array | number[] | null | undefined} frozen
+     * @param {Uint32Array | number[] | null | undefined} boosted
+     * @param {number} now
+     * @param {number | null} [leaseSeconds]
+     * @returns {Plan}
+     */
+    planAt(n, frozen, boosted, now, leaseSeconds) {
+        const val3 = +n;
+        const val4 = +now;
+        const val5 = +(isLikeNone(leaseSeconds) ? 0 : leaseSeconds);
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = isLikeNone(frozen) ? 0 : passArray32ToWasm0(frozen, wasm.__wbindgen_malloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = isLikeNone(boosted) ? 0 : passArray32ToWasm0(boosted, wasm.__wbindgen_malloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
+            throw e;
+        }
+        const ret = wasm.database_planAt(this.__wbg_ptr, val3, ptr0, len0, ptr1, len1, val4, !isLikeNone(leaseSeconds), val5);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }

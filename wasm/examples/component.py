@@ -29,7 +29,7 @@ db = create(store, json.dumps({"numIslands": 2}), 42)  # result<database, error>
 request = wc.Record()
 for field, value in {"id": None, "code-path": "/src/f.py", "target-code": "def f(): ...", "parent-id": "0",
                      "metrics": [("score", 0.5)], "changes": "initial implementation", "island": None,
-                     "status": "accepted", "reason": None, "operator": None, "plan-item": None,
+                     "status": "accepted", "reason": None, "operator": None, "plan-item": None, "token": None,
                      "branch": None, "commit": None, "target": None, "decide": False, "model": None,
                      "tokens-in": None, "tokens-out": None, "cost-usd": None, "eval-seconds": None,
                      "origin": None, "parents": []}.items():

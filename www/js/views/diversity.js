@@ -22,6 +22,8 @@ export class DiversityView {
   constructor(canvas) {
     this.canvas = canvas;
     this.drawn = "";
+    /** The canvas width drawn last. */
+    this.width = -1;
     /** @type {Model | null} */
     this.model = null;
     // Drawn only on screen, and a few times a second while a run moves.
@@ -38,7 +40,10 @@ export class DiversityView {
     this.model = model;
     const { canvas } = this;
     const key = `${model.version}|${canvas.clientWidth}`;
-    if (key === this.drawn || !this.onScreen() || !this.throttle.due()) return;
+    // (A new size is drawn at once, on screen or not: the canvas must not be left stretched.)
+    const resized = canvas.clientWidth !== this.width;
+    if (key === this.drawn || (!resized && (!this.onScreen() || !this.throttle.due()))) return;
+    this.width = canvas.clientWidth;
     this.drawn = key;
     const { ctx, width, height } = prepare(canvas);
     const colours = theme();

@@ -47,6 +47,8 @@ export class MetricsView {
     this.canvas = canvas;
     this.controls = controls;
     this.drawn = "";
+    /** The canvas width drawn last. */
+    this.width = -1;
     // Drawn only on screen, and a few times a second while a run moves.
     this.onScreen = watchOnScreen(canvas, () => this.redraw());
     this.throttle = new Throttle(250, () => this.model && this.draw(this.model));
@@ -125,7 +127,10 @@ export class MetricsView {
     const { canvas, controls } = this;
     const key = () =>
       `${model.version}|${canvas.clientWidth}|${controls.x.value}|${controls.y.value}|${controls.mode.value}|${model.range().join()}|${this.compared?.name}`;
-    if (key() === this.drawn || !this.onScreen() || !this.throttle.due()) return;
+    // (A new size is drawn at once, on screen or not: the canvas must not be left stretched.)
+    const resized = canvas.clientWidth !== this.width;
+    if (key() === this.drawn || (!resized && (!this.onScreen() || !this.throttle.due()))) return;
+    this.width = canvas.clientWidth;
     const names = this.offer(model);
     this.drawn = key();
     const { ctx, width, height } = prepare(canvas);

@@ -14,6 +14,7 @@ import { TreeView } from "./views/tree.js";
 import { MetricsView } from "./views/metrics.js";
 import { DiversityView } from "./views/diversity.js";
 import { AttributionView } from "./views/attribution.js";
+import { LeasesView } from "./views/leases.js";
 import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
@@ -106,6 +107,7 @@ $("tree-best").addEventListener("click", () => treeView.centreOn(state.model.bes
 heatmapTooltips($canvas("heatmap"));
 const diversityView = new DiversityView($canvas("diversity"));
 const attributionView = new AttributionView($("attribution"));
+const leasesView = new LeasesView($("leases"));
 /** Which run (and how far) the operators-and-cost table was last asked about. */
 let attributionAsked = "";
 const metricsView = new MetricsView(
@@ -266,6 +268,7 @@ function draw() {
     bestPathView.draw(model);
     metricsView.draw(model);
     diversityView.draw(model);
+    leasesView.draw(model);
     // The engine's stats: a saved run's once per change of its history, the simulation's as it runs.
     const asked = state.replay ? `run ${state.events.length}` : `live ${model.counts.added}`;
     if (asked !== attributionAsked && (!state.playing || state.frames % 60 === 0)) {

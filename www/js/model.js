@@ -4,6 +4,7 @@
 // the same model, so scrubbing the timeline is re-applying a prefix of one event list.
 
 import { Diversity } from "./diversity.js";
+import { Leases } from "./leases.js";
 
 /** @import { Config, IslandTotals, LogEntry, Point, Program, RunEvent, AddedEvent } from "./types.js" */
 
@@ -30,6 +31,7 @@ export class Model {
   bestSoFar;
   /** The engine's best program (see `setBest`). @type {Program | null} */ best;
   /** Distinct code and cells among the live programs, over time. @type {Diversity} */ diversity;
+  /** Plan items handed out under leases, and the run's clock. @type {Leases} */ leases;
   /** [lowest, highest] fitness ever added. @type {[number, number]} */ fitnessRange;
   /** The elite archive's ids. @type {Set<string>} */ archive;
   /** @type {{added: number, rejected: number, errors: number, cached: number, migrated: number, evicted: number, sampled: number}} */ counts;
@@ -73,6 +75,7 @@ export class Model {
     this.series = Array.from({ length: this.numIslands }, () => []);
     this.bestSoFar = [];
     this.diversity = new Diversity();
+    this.leases = new Leases();
     this.best = null;
     this.fitnessRange = [Infinity, -Infinity];
     this.archive = new Set();
@@ -96,11 +99,16 @@ export class Model {
         break;
       case "added":
         this.added(event);
+        this.leases.tick(event.now);
+        this.leases.answer(event.request.planItem, "answered");
         break;
       case "status":
         this.failed(event);
+        this.leases.tick(event.now);
+        this.leases.answer(event.request.planItem, "answered");
         break;
       case "cached":
+        this.leases.answer(event.request.planItem, "answered");
         this.counts.cached += 1;
         this.note("cached", `duplicate of ${short(event.id)} answered from the cache`, event.id);
         break;
@@ -108,9 +116,18 @@ export class Model {
         this.counts.sampled += 1;
         break;
       case "planned":
-        this.note("planned", `planned ${event.n} work items`);
+        this.leases.planned(event);
+        this.version += 1;
+        this.note("planned", `planned ${event.n} work items${event.leaseSeconds ? ` under ${event.leaseSeconds} s leases` : ""}`);
+        break;
+      case "heartbeat":
+        this.leases.heartbeat(event);
+        this.version += 1;
+        this.note("heartbeat", `${event.item}'s lease extended`);
         break;
       case "held":
+        this.leases.tick(event.now);
+        this.leases.answer(event.item, "held");
         this.note("held", `answer to ${event.item} held until the items before it are answered`);
         break;
       case "noted": {

@@ -72,6 +72,15 @@ test("the front of two metrics, one minimised, is the one brute force finds, and
   await page.locator("#metrics").click({ position: { x: point.x, y: point.y } });
   await page.waitForFunction((id) => document.body.dataset.selected === id, target);
 
+  // One metric over time: x is the candidate number, and the ringed line is accuracy's running best.
+  await page.selectOption("#metrics-x", "\u0000candidate");
+  await page.selectOption("#metrics-y", "accuracy");
+  await page.waitForFunction(() => document.querySelector("#metrics").dataset.axes.endsWith(" accuracy"));
+  const records = [];
+  for (const p of programs) if (records.length === 0 || p.accuracy > records.at(-1).accuracy) records.push(p);
+  assert.deepEqual((await shown()).frontIds.split(" "), records.map((p) => p.id), "the running best, in order");
+  await page.selectOption("#metrics-x", "accuracy");
+  await page.selectOption("#metrics-y", "latency");
   await page.selectOption("#metrics-mode", "cells");
   await page.waitForFunction(() => document.querySelector("#metrics").dataset.mode === "cells");
   seen = await shown();

@@ -60,3 +60,16 @@ test("diversity counts the live programs' distinct code and cells, and a long ru
   assert.ok(diversity.series.length <= 4096, `${diversity.series.length} points`);
   assert.equal(diversity.series[0].x, 0, "thinning keeps the first point");
 });
+
+test("leases: expiry by the run's clock, a heartbeat moves it, a reissue counts its attempt, an answer settles it", async () => {
+  const { Leases } = await import("../js/leases.js");
+  const leases = new Leases();
+  leases.planned({ items: ["a", "b", "c"], now: 100, leaseSeconds: 10 });
+  leases.heartbeat({ item: "a", now: 105 });
+  leases.answer("c", "answered");
+  leases.tick(112);
+  assert.deepEqual(leases.open().map((l) => [l.item, l.state, l.attempt]), [["a", "live", 1], ["b", "expired", 1]]);
+  leases.planned({ items: ["b"], now: 120 });
+  leases.answer("a", "held");
+  assert.deepEqual(leases.open().map((l) => [l.item, l.state, l.attempt, l.expires]), [["a", "held", 1, 115], ["b", "live", 2, 130]]);
+});

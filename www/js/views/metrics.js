@@ -14,6 +14,32 @@ import { fmt } from "../model.js";
 
 const PAD = { left: 56, right: 12, top: 10, bottom: 34 };
 const CELLS = 20;
+/** The x axis's choice of time (a program's candidate number) instead of a metric: one metric over the run. */
+export const TIME = "\u0000candidate";
+
+/**
+ * A program's value on an axis: a metric, or its candidate number for `TIME`.
+ * @param {Program} program
+ * @param {string} name
+ */
+function value(program, name) {
+  return name === TIME ? program.candidate : program.metrics[name];
+}
+
+/**
+ * The running best of `y` over time: the accepted programs, by candidate number, that beat every
+ * one before them (both coordinates signed so that higher is better).
+ * @template {{x: number, y: number}} P
+ * @param {P[]} points
+ * @returns {P[]}
+ */
+export function runningBest(points) {
+  const sorted = [...points].sort((a, b) => a.x - b.x);
+  /** @type {P[]} */
+  const records = [];
+  for (const p of sorted) if (records.length === 0 || p.y > records[records.length - 1].y) records.push(p);
+  return records;
+}
 
 /**
  * The points no other point beats: `a` dominates `b` when it is at least as good on both
@@ -94,7 +120,8 @@ export class MetricsView {
   /** @param {Program} program */
   tooltip(program) {
     const { x, y } = this.controls;
-    return `${program.id}\n${x.value} ${fmt(program.metrics[x.value])}, ${y.value} ${fmt(program.metrics[y.value])}, fitness ${fmt(program.fitness)}`;
+    const name = x.value === TIME ? "candidate" : x.value;
+    return `${program.id}\n${name} ${fmt(value(program, x.value))}, ${y.value} ${fmt(value(program, y.value))}, fitness ${fmt(program.fitness)}`;
   }
 
   /**
@@ -114,8 +141,10 @@ export class MetricsView {
     const preferred = (selection?.objectives ?? []).filter((name) => names.has(name));
     const [first, second] = [...preferred, ...sorted.filter((n) => !preferred.includes(n))];
     for (const [select, fallback] of /** @type {const} */ ([[this.controls.x, first], [this.controls.y, second ?? first]])) {
-      const kept = names.has(select.value) ? select.value : fallback;
+      const kept = names.has(select.value) || (select === this.controls.x && select.value === TIME) ? select.value : fallback;
       select.replaceChildren(...sorted.map((name) => new Option(name, name)));
+      // Time on x: one metric over the run, with its running best.
+      if (select === this.controls.x) select.append(new Option("candidate number (time)", TIME));
       if (kept) select.value = kept;
     }
     return sorted;
@@ -148,10 +177,10 @@ export class MetricsView {
     const sign = (name) => (/** @type {Record<string, string>} */ (model.config.directions ?? {})[name] === "min" ? -1 : 1);
     const [sx, sy] = [sign(mx), sign(my)];
     const programs = [...model.known.values()].filter(
-      (p) => p.placed && Number.isFinite(p.metrics[mx]) && Number.isFinite(p.metrics[my]),
+      (p) => p.placed && Number.isFinite(value(p, mx)) && Number.isFinite(value(p, my)),
     );
-    const xs = programs.map((p) => p.metrics[mx]);
-    const ys = programs.map((p) => p.metrics[my]);
+    const xs = programs.map((p) => value(p, mx));
+    const ys = programs.map((p) => value(p, my));
     const span = (/** @type {number[]} */ values) => {
       // (A loop: spreading 100,000 values into Math.min would overflow the call stack.)
       let [lo, hi] = [Infinity, -Infinity];
@@ -163,7 +192,7 @@ export class MetricsView {
     // The compared run's live programs widen the axes, so both fronts are in view.
     const theirs = this.compared
       ? [...this.compared.model.programs.values()].filter(
-          (p) => p.placed && p.status !== "rejected" && Number.isFinite(p.metrics[mx]) && Number.isFinite(p.metrics[my]),
+          (p) => p.placed && p.status !== "rejected" && Number.isFinite(value(p, mx)) && Number.isFinite(value(p, my)),
         )
       : [];
     if (theirs.length > 0) {
@@ -171,8 +200,8 @@ export class MetricsView {
         for (const v of values) [bounds[0], bounds[1]] = [Math.min(bounds[0], v), Math.max(bounds[1], v)];
         return bounds;
       };
-      [xlo, xhi] = widen([xlo, xhi], theirs.map((p) => p.metrics[mx]));
-      [ylo, yhi] = widen([ylo, yhi], theirs.map((p) => p.metrics[my]));
+      [xlo, xhi] = widen([xlo, xhi], theirs.map((p) => value(p, mx)));
+      [ylo, yhi] = widen([ylo, yhi], theirs.map((p) => value(p, my)));
     }
     const plotW = width - PAD.left - PAD.right;
     const plotH = height - PAD.top - PAD.bottom;
@@ -182,14 +211,18 @@ export class MetricsView {
     const range = model.range();
 
     const live = programs.filter((p) => model.programs.has(p.id) && p.status !== "rejected");
-    const front = paretoFront(live.map((p) => ({ x: sx * p.metrics[mx], y: sy * p.metrics[my], p })));
+    // Against time, the running best of the metric; else the front no live program beats.
+    const front =
+      mx === TIME
+        ? runningBest(programs.filter((p) => p.status === "accepted").map((p) => ({ x: value(p, mx), y: sy * value(p, my), p })))
+        : paretoFront(live.map((p) => ({ x: sx * value(p, mx), y: sy * value(p, my), p })));
     const onFront = new Set(front.map((f) => f.p.id));
     if (controls.mode.value === "cells") {
       /** @type {Map<number, number>} */
       const best = new Map();
       for (const p of live) {
-        const c = Math.min(CELLS - 1, Math.floor(((p.metrics[mx] - xlo) / (xhi - xlo)) * CELLS));
-        const r = Math.min(CELLS - 1, Math.floor(((p.metrics[my] - ylo) / (yhi - ylo)) * CELLS));
+        const c = Math.min(CELLS - 1, Math.floor(((value(p, mx) - xlo) / (xhi - xlo)) * CELLS));
+        const r = Math.min(CELLS - 1, Math.floor(((value(p, my) - ylo) / (yhi - ylo)) * CELLS));
         best.set(c + r * CELLS, Math.max(best.get(c + r * CELLS) ?? -Infinity, p.fitness));
       }
       const [w, h] = [plotW / CELLS, plotH / CELLS];
@@ -202,7 +235,7 @@ export class MetricsView {
         const liveHere = model.programs.has(p.id);
         ctx.globalAlpha = onFront.has(p.id) ? 1 : liveHere ? 0.45 : 0.15;
         ctx.fillStyle = p.status === "rejected" ? "#a0a0a0" : fitnessColor(p.fitness, range);
-        const [x, y] = [px(p.metrics[mx]), py(p.metrics[my])];
+        const [x, y] = [px(value(p, mx)), py(value(p, my))];
         ctx.fillRect(x - 2, y - 2, 4, 4);
         this.hits.push({ x, y, id: p.id });
       }
@@ -213,17 +246,17 @@ export class MetricsView {
     ctx.lineWidth = 1.5;
     ctx.beginPath();
     front.forEach((f, i) => {
-      const [x, y] = [px(f.p.metrics[mx]), py(f.p.metrics[my])];
+      const [x, y] = [px(value(f.p, mx)), py(value(f.p, my))];
       if (i === 0) ctx.moveTo(x, y);
       else {
         const prev = front[i - 1].p;
-        ctx.lineTo(x, py(prev.metrics[my]));
+        ctx.lineTo(x, py(value(prev, my)));
         ctx.lineTo(x, y);
       }
     });
     ctx.stroke();
     for (const f of front) {
-      const [x, y] = [px(f.p.metrics[mx]), py(f.p.metrics[my])];
+      const [x, y] = [px(value(f.p, mx)), py(value(f.p, my))];
       ctx.beginPath();
       ctx.arc(x, y, 4.5, 0, 2 * Math.PI);
       ctx.stroke();
@@ -231,15 +264,18 @@ export class MetricsView {
     }
     if (theirs.length > 0) {
       // The compared run's front: the same staircase, dashed, without its points.
-      const other = paretoFront(theirs.map((p) => ({ x: sx * p.metrics[mx], y: sy * p.metrics[my], p })));
+      const other =
+        mx === TIME
+          ? runningBest(theirs.filter((p) => p.status === "accepted").map((p) => ({ x: value(p, mx), y: sy * value(p, my), p })))
+          : paretoFront(theirs.map((p) => ({ x: sx * value(p, mx), y: sy * value(p, my), p })));
       ctx.strokeStyle = "#c2255c";
       ctx.setLineDash([6, 4]);
       ctx.beginPath();
       other.forEach((f, i) => {
-        const [x, y] = [px(f.p.metrics[mx]), py(f.p.metrics[my])];
+        const [x, y] = [px(value(f.p, mx)), py(value(f.p, my))];
         if (i === 0) ctx.moveTo(x, y);
         else {
-          ctx.lineTo(x, py(other[i - 1].p.metrics[my]));
+          ctx.lineTo(x, py(value(other[i - 1].p, my)));
           ctx.lineTo(x, y);
         }
       });
@@ -253,7 +289,7 @@ export class MetricsView {
     canvas.dataset.front = String(front.length);
     canvas.dataset.frontIds = front.map((f) => f.p.id).join(" ");
     canvas.dataset.frontAt = JSON.stringify(
-      front.map((f) => ({ id: f.p.id, x: Math.round(px(f.p.metrics[mx])), y: Math.round(py(f.p.metrics[my])) })),
+      front.map((f) => ({ id: f.p.id, x: Math.round(px(value(f.p, mx))), y: Math.round(py(value(f.p, my))) })),
     );
   }
 
@@ -270,7 +306,8 @@ export class MetricsView {
     ctx.fillStyle = colours.muted;
     ctx.textAlign = "center";
     for (const t of ticks(a.xlo, a.xhi, 6)) ctx.fillText(fmt(t), a.px(t), PAD.top + a.plotH + 12);
-    ctx.fillText(`${a.mx}${a.sx < 0 ? " (lower is better)" : ""}`, PAD.left + a.plotW / 2, PAD.top + a.plotH + 27);
+    const xName = a.mx === TIME ? "candidate number" : `${a.mx}${a.sx < 0 ? " (lower is better)" : ""}`;
+    ctx.fillText(xName, PAD.left + a.plotW / 2, PAD.top + a.plotH + 27);
     ctx.textAlign = "right";
     for (const t of ticks(a.ylo, a.yhi, 5)) ctx.fillText(fmt(t), PAD.left - 4, a.py(t) + 4);
     ctx.save();

@@ -73,7 +73,7 @@ pub const OPERATORS: Flag = Flag::text(
 pub const SELECTION: Flag = Flag::text(
     "selection",
     "MODE",
-    "How programs compare: scalar (the fitness, seed) | pareto | lexicographic, over --objectives",
+    "How programs compare: scalar (the fitness, seed) | pareto | lexicographic, over --objectives | instances (best on some instance, --instanceScores)",
 );
 pub const OBJECTIVES: Flag = Flag::text(
     "objectives",

@@ -39,7 +39,15 @@ pub const CHANGES_FILE: Flag = Flag::of(
     "Read the changes description from this file (- for standard input; its final newline is dropped)",
 );
 
-const CANDIDATE_FLAGS: [Flag; 6] = [CODE_PATH, TARGET_CODE, TARGET_CODE_FILE, METRICS, CHANGES, CHANGES_FILE];
+pub const INSTANCE_SCORES: Flag = Flag::text(
+    "instanceScores",
+    "JSON",
+    r#"Per-instance scores, instance id → score (higher is better), e.g. '{"test_1": 1, "test_2": 0}'; \
+       required by --selection instances, coverage in stats in any mode"#,
+)
+.hyphen_values(HyphenValues::Any);
+const CANDIDATE_FLAGS: [Flag; 7] =
+    [CODE_PATH, TARGET_CODE, TARGET_CODE_FILE, METRICS, INSTANCE_SCORES, CHANGES, CHANGES_FILE];
 
 // --- add's own ------------------------------------------------------------------------------------
 
@@ -130,13 +138,13 @@ const COST_FLAGS: [Flag; 5] = [
     Flag::of("evalSeconds", Value::F64, "SECONDS", "Cost: the evaluation's wall time"),
 ];
 
-const ADD_FLAGS: [Flag; 25] = concat_flags(&[
+const ADD_FLAGS: [Flag; 26] = concat_flags(&[
     &CANDIDATE_FLAGS,
     &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TOKEN, TARGET_ID],
     &COST_FLAGS,
     &GIT_FLAGS,
 ]);
-const SEED_FLAGS: [Flag; 7] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID]]);
+const SEED_FLAGS: [Flag; 8] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID]]);
 /// `sample`, `best` and `should-stop` of one target.
 pub const FOR_TARGET: Flag =
     Flag::text("target", "ID", "Several-target runs: only this target (its islands, its best, its verdict)");

@@ -47,6 +47,37 @@ pub fn objectives_request(i: usize, parent: &str) -> AddRequest {
     AddRequest { metrics, ..request(i, parent) }
 }
 
+/// Per-instance scores (`selection.mode` `instances` or `scalar`, issue 42): each candidate scored
+/// on `INSTANCES` tests (pass 1, fail 0, from a hash: about a third pass), its score the mean.
+/// Events are recorded, as every CLI and playground run records them.
+#[allow(dead_code)]
+pub fn instances_database_of(population: usize, mode: &str) -> Database {
+    let config = Config::from_json(&format!(
+        r#"{{"maxIslandSize": {}, "selection": {{"mode": "{mode}"}}}}"#,
+        population.div_ceil(3)
+    ))
+    .unwrap();
+    let mut db = Database::new(config, 1).unwrap();
+    db.record_events(true);
+    for i in 0..population {
+        db.add(instances_request(i, "0"), i as f64).unwrap();
+        db.take_events();
+    }
+    db
+}
+
+/// How many tests `instances_request` scores.
+#[allow(dead_code)]
+pub const INSTANCES: usize = 50;
+
+#[allow(dead_code)]
+pub fn instances_request(i: usize, parent: &str) -> AddRequest {
+    let pass = |t: usize| (i as u64 * 31 + t as u64).wrapping_mul(2_654_435_761).is_multiple_of(3) as u8 as f64;
+    let scores = Metrics::new((0..INSTANCES).map(|t| (format!("test_{t}"), pass(t)))).unwrap();
+    let mean = (0..INSTANCES).map(pass).sum::<f64>() / INSTANCES as f64;
+    AddRequest { metrics: Metrics::new([("score", mean)]).unwrap(), instance_scores: scores, ..request(i, parent) }
+}
+
 fn filled(config: Config, population: usize) -> Database {
     let mut db = Database::new(config, 1).unwrap();
     for i in 0..population {

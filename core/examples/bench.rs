@@ -2,7 +2,8 @@
 //! one `sample`, at steady state (islands full, so every add also prunes).
 //!
 //! `cargo run --release -p evodb-core --example bench [-- 120 1000]`; with `--objectives`, scalar
-//! beside pareto selection on the same speed/accuracy programs, and their ratio.
+//! beside pareto selection on the same speed/accuracy programs, and their ratio; with
+//! `--instances`, scalar beside the `instances` selection on programs scored on 50 tests each.
 //!
 //! Population N is the total island capacity (3 islands × N/3, so N = 120 is the seed's
 //! default); `live_programs` is how many distinct programs that holds once migration has shared
@@ -14,11 +15,27 @@ use std::time::Instant;
 #[path = "../benches/workload.rs"]
 mod workload;
 
-use workload::{database_of, map_elites_database_of, objectives_database_of, objectives_request, request};
+use workload::{
+    database_of, instances_database_of, instances_request, map_elites_database_of, objectives_database_of,
+    objectives_request, request,
+};
 
 fn main() {
     let objectives = std::env::args().any(|a| a == "--objectives");
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    if std::env::args().any(|a| a == "--instances") {
+        // Per-instance scores (issue 42): the same programs ranked by their mean, then by the
+        // instance front; events recorded, as the CLI records them.
+        for &population in &if sizes.is_empty() { vec![120, 1_000, 10_000] } else { sizes } {
+            let scalar = time(population, instances_database_of(population, "scalar"), instances_request);
+            let instances = time(population, instances_database_of(population, "instances"), instances_request);
+            println!(
+                "{{\"population\":{population},\"scalar_us\":{scalar:.3},\"instances_us\":{instances:.3},\"ratio\":{:.2}}}",
+                instances / scalar
+            );
+        }
+        return;
+    }
     if objectives {
         // Several objectives (issue 42): the same programs ranked by the mean, then by the front.
         for &population in &if sizes.is_empty() { vec![120, 1_000, 10_000] } else { sizes } {
@@ -50,6 +67,7 @@ fn time(population: usize, mut db: evodb_core::Database, request: fn(usize, &str
     for i in 0..ops {
         db.add(request(population + i, &parent), (population + i) as f64).unwrap();
         parent = black_box(db.sample()).parent.map(|p| p.id).unwrap_or_default();
+        drop(black_box(db.take_events()));
     }
     start.elapsed().as_secs_f64() * 1e6 / ops as f64
 }

@@ -26,6 +26,7 @@
 // the public operations) → simulation (synthetic runs, replay), which only drives the engine.
 mod counters;
 mod error;
+mod instance_front;
 pub mod json_text;
 mod live_order;
 mod metrics;
@@ -51,10 +52,10 @@ pub mod simulation;
 
 pub use api::{
     AddOutcome, AddRequest, Admission, AdmissionVerdict, Attribution, BestProgram, CellStats, CostTotals, ExportFormat,
-    Info, Inspiration, IslandStats, Lease, LeaseEntry, LeaseState, Lineage, MAX_BRANCH_BYTES, MAX_LEASE_SECONDS,
-    MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict,
-    ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem,
-    SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
+    Info, Inspiration, InstanceCoverage, InstanceStats, IslandStats, Lease, LeaseEntry, LeaseState, Lineage,
+    MAX_BRANCH_BYTES, MAX_LEASE_SECONDS, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator,
+    ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent,
+    Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
 };
 pub use api::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission, check_idea_scores,

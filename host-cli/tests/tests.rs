@@ -19,6 +19,7 @@ mod cli_leases;
 mod cli_mcp;
 mod cli_memory;
 mod cli_noise;
+mod cli_objectives;
 mod cli_prompt;
 mod cli_reliability;
 mod cli_sandbox;

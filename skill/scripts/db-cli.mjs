@@ -78,6 +78,7 @@ async function addRequest(command, flags) {
   engine(() => checkAddFlags(command, given.filter((name) => flags[name] !== undefined)));
   /** @type {import("./evodb-wasm/evodb.js").AddFlags & Record<string, unknown>} */
   const addFlags = { codePath: flags.codePath, metrics: flags.metrics, changesFromFile: false };
+  if (flags.instanceScores !== undefined) addFlags.instanceScores = flags.instanceScores;
   addFlags.targetCode = flags.targetCode ?? (await readFlagText("--targetCodeFile", flags.targetCodeFile));
   if (flags.changes !== undefined) addFlags.changes = flags.changes;
   else if (flags.changesFile !== undefined) {

@@ -1,5 +1,6 @@
 //! Issue 42 (several objectives): pareto dominance and ties, the first front through pruning,
-//! lexicographic order with tolerances, and the bad inputs a selection refuses.
+//! lexicographic order with tolerances, per-instance scores (GEPA's instance front), and the
+//! bad inputs a selection refuses.
 
 use serde_json::{Value, json};
 
@@ -17,6 +18,14 @@ fn adds(points: &[(&str, f64, f64)]) -> Vec<Value> {
         .enumerate()
         .map(|(i, (id, speed, accuracy))| add(kernel(id, "0", *speed, *accuracy), T0 + i as f64))
         .collect()
+}
+
+/// A candidate scored per test: its fitness the mean, its instance scores each test's.
+fn tested(id: &str, parent: &str, tests: &[f64]) -> Value {
+    let mean = tests.iter().sum::<f64>() / tests.len() as f64;
+    let scores: serde_json::Map<String, Value> =
+        tests.iter().enumerate().map(|(i, score)| (format!("test_{i}"), json!(score))).collect();
+    with(req(id, parent, mean), "instanceScores", Value::Object(scores))
 }
 
 pub(crate) fn all() -> Vec<Vector> {
@@ -67,6 +76,40 @@ pub(crate) fn all() -> Vec<Vector> {
                 adds(&[("exact", 1.0, 0.93), ("close", 5.0, 0.89), ("rough", 9.0, 0.80), ("mid", 2.0, 0.90)]),
                 [op("best"), op("sample"), op("snapshot")],
             ),
+        ),
+        vector(
+            "instance-front-keeps-specialists",
+            "per-instance scores at capacity 3: a program that alone solves one test stays beside fitter ones while \
+             programs best on nothing are evicted; the best is still the fittest; stats report each test's best \
+             score and leader; exploitation samples the instance front",
+            json!({"numIslands": 1, "maxIslandSize": 3, "explorationRatio": 0, "selection": {"mode": "instances"}}),
+            then(
+                [
+                    ("generalist", &[1.0, 1.0, 0.0, 0.0][..]),
+                    ("specialist", &[0.0, 0.0, 0.0, 1.0]),
+                    ("middling", &[0.5, 0.5, 0.0, 0.5]),
+                    ("better", &[1.0, 1.0, 1.0, 0.0]),
+                    ("copycat", &[1.0, 1.0, 0.0, 0.0]),
+                ]
+                .into_iter()
+                .enumerate()
+                .map(|(i, (id, tests))| add(tested(id, "0", tests), T0 + i as f64))
+                .collect::<Vec<_>>(),
+                then(samples(3), [op("best"), op("stats"), op("reload"), op("snapshot")]),
+            ),
+        ),
+        vector(
+            "instances-need-scores",
+            "an instances run refuses an add without instance scores, naming instanceScores, and changes nothing; \
+             stats report the coverage of what was added",
+            json!({"numIslands": 1, "selection": {"mode": "instances"}}),
+            vec![
+                add(tested("a", "0", &[1.0, 0.0]), T0),
+                add(req("unscored", "a", 0.9), T0 + 1.0),
+                add(tested("b", "a", &[0.0, 1.0]), T0 + 2.0),
+                op("stats"),
+                op("snapshot"),
+            ],
         ),
         vector(
             "pareto-needs-two-objectives",

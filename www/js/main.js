@@ -14,6 +14,7 @@ import { TreeView } from "./views/tree.js";
 import { MetricsView } from "./views/metrics.js";
 import { DiversityView } from "./views/diversity.js";
 import { AttributionView } from "./views/attribution.js";
+import { InstancesView } from "./views/instances.js";
 import { LeasesView } from "./views/leases.js";
 import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
@@ -108,6 +109,7 @@ heatmapTooltips($canvas("heatmap"));
 const diversityView = new DiversityView($canvas("diversity"));
 const attributionView = new AttributionView($("attribution"));
 const leasesView = new LeasesView($("leases"));
+const instancesView = new InstancesView($("instances"), (id) => select(id));
 /** Which run (and how far) the operators-and-cost table was last asked about. */
 let attributionAsked = "";
 const metricsView = new MetricsView(
@@ -273,7 +275,9 @@ function draw() {
     const asked = state.replay ? `run ${state.events.length}` : `live ${model.counts.added}`;
     if (asked !== attributionAsked && (!state.playing || state.frames % 60 === 0)) {
       attributionAsked = asked;
-      attributionView.draw(state.replay ? state.replay.stats() : (state.live?.stats() ?? null));
+      const stats = state.replay ? state.replay.stats() : (state.live?.stats() ?? null);
+      attributionView.draw(stats);
+      instancesView.draw(stats);
     }
     const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
     if (heatmapKey !== state.heatmap) {

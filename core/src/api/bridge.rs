@@ -115,7 +115,7 @@ macro_rules! face_shapes {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
                     plan_item, token, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds,
-                    origin, parents
+                    origin, parents, instance_scores
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -135,10 +135,12 @@ macro_rules! face_shapes {
                 Stats = PopulationStats {
                     program_count, evaluations, best_program_id, best_fitness, mean_fitness, baseline_fitness,
                     improvement, improvement_percent, islands, archive, stagnation, rounds, recent_statuses, cells, targets,
-                    cost, attribution, pareto
+                    cost, attribution, pareto, instances
                 },
                 CellStats = CellStats { filled, total, coverage, qd_score, qd_offset },
                 ParetoStats = ParetoStats { objectives, front_size, front, hypervolume },
+                InstanceStats = InstanceStats { instance_count, front_size, front, mean_best, coverage },
+                InstanceCoverage = InstanceCoverage { instance, best, leader, leaders, scored },
                 CostTotals = CostTotals { cost_usd, tokens_in, tokens_out, eval_seconds },
                 Attribution = Attribution {
                     operator, model, island, candidates, errors, improvements, improvement_rate, cost_usd,

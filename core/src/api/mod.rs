@@ -33,5 +33,5 @@ pub use results::{
     AddOutcome, Admission, AdmissionVerdict, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict,
     Sample, SampledParent, StopVerdict,
 };
-pub use stats::{Attribution, CellStats, CostTotals, IslandStats, ParetoStats, Stats};
+pub use stats::{Attribution, CellStats, CostTotals, InstanceCoverage, InstanceStats, IslandStats, ParetoStats, Stats};
 pub use target_results::{SynergyItem, SynergyPart, SynergyResult, TargetStats};

@@ -93,6 +93,11 @@ pub struct AddRequest {
     /// `parentId`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parents: Vec<String>,
+    /// Per-instance scores: test or instance id → score, higher is better (`selection.mode`
+    /// `instances` keeps every program that is the best on some instance; `stats.instances`
+    /// reports per-instance coverage in any mode).
+    #[serde(default, skip_serializing_if = "Metrics::is_empty")]
+    pub instance_scores: Metrics,
 }
 
 /// The longest model name an add takes.
@@ -137,6 +142,7 @@ impl AddRequest {
             eval_seconds: None,
             origin: None,
             parents: Vec::new(),
+            instance_scores: Metrics::default(),
         }
     }
 

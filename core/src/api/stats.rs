@@ -49,6 +49,40 @@ pub struct Stats {
     /// The first front, in a pareto run (`selection.mode` `pareto`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pareto: Option<ParetoStats>,
+    /// Per-instance coverage, once a live program carries `instanceScores`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<InstanceStats>,
+}
+
+/// Per-instance coverage of the live population: its instance front (the programs best on some
+/// instance, dominated ones left out; ranked by instances led, then the scalar order) and, per
+/// instance, the best score reached.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceStats {
+    /// Instances scored by some live program.
+    pub instance_count: u32,
+    pub front_size: u32,
+    pub front: Vec<String>,
+    /// The mean over instances of the best score reached: what the front scores together, to
+    /// set beside the best program's own mean.
+    pub mean_best: f64,
+    /// Per instance, in instance-id order.
+    pub coverage: Vec<InstanceCoverage>,
+}
+
+/// One instance: the best live score on it, the fittest program reaching it, how many reach it
+/// and how many scored it at all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceCoverage {
+    pub instance: String,
+    pub best: f64,
+    pub leader: String,
+    pub leaders: u32,
+    pub scored: u32,
 }
 
 /// A pareto run's first front: its size, its ids by the pareto rank, and its hypervolume

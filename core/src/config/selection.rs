@@ -1,6 +1,7 @@
 //! How programs are compared: by one fitness value (`scalar`, the seed's rule and the default),
 //! by Pareto dominance over several named objectives (`pareto`), or objective by objective with
-//! tolerances (`lexicographic`). The rules themselves are in `rules/pareto.rs`.
+//! tolerances (`lexicographic`), or by per-instance scores (`instances`: GEPA's instance front).
+//! The rules themselves are in `pareto.rs`, `instance_front.rs` and `rules/selection.rs`.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +27,9 @@ pub enum SelectionMode {
     Pareto,
     /// `objectives` in order: better on the first by more than its tolerance wins, else the next.
     Lexicographic,
+    /// Per-instance scores (`add --instanceScores`): a program survives while it is the best on
+    /// some instance (GEPA's instance front); the one best is still the scalar fitness.
+    Instances,
 }
 
 /// `selection` in the config. Each objective is a metric; its direction is the metric's
@@ -53,6 +57,19 @@ impl Selection {
         self.mode == SelectionMode::Scalar
     }
 
+    /// Whether rules compare named objectives (`pareto`, `lexicographic`): their signed values
+    /// are indexed per program.
+    pub(crate) fn has_objectives(&self) -> bool {
+        matches!(self.mode, SelectionMode::Pareto | SelectionMode::Lexicographic)
+    }
+
+    /// Whether the one best (`best`, an island's best, `update_best`) is the scalar fitness's:
+    /// in `scalar`, and in `instances`, where the front decides survival and parents but the
+    /// best is the fittest, as GEPA's best candidate is the best on the aggregate score.
+    pub(crate) fn best_is_scalar(&self) -> bool {
+        matches!(self.mode, SelectionMode::Scalar | SelectionMode::Instances)
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
         let n = self.objectives.len();
         match self.mode {
@@ -64,6 +81,14 @@ impl Selection {
                 ));
             }
             SelectionMode::Scalar => return Ok(()),
+            SelectionMode::Instances if n > 0 || !self.tolerances.is_empty() || !self.reference.is_empty() => {
+                return Err(Error::config(
+                    "selection.mode",
+                    "is instances, which compares each program's instanceScores; leave out objectives, tolerances and \
+                     reference (or set \"mode\": \"pareto\" to compare metrics)",
+                ));
+            }
+            SelectionMode::Instances => return Ok(()),
             SelectionMode::Pareto if n < 2 => {
                 return Err(Error::config(
                     "selection.objectives",
@@ -173,6 +198,18 @@ impl Config {
             .collect()
     }
 
+    /// An `instances` run compares per-instance scores: every program must report some.
+    pub(crate) fn check_instance_scores(&self, scores: &Metrics) -> Result<()> {
+        if self.selection.mode == SelectionMode::Instances && scores.is_empty() {
+            return Err(Error::input(
+                "instanceScores",
+                "is missing; the instances selection keeps the programs that are best on some instance, so pass \
+                 --instanceScores '{\"test_1\": 1, \"test_2\": 0}' (instance id → score, higher is better)",
+            ));
+        }
+        Ok(())
+    }
+
     /// `objectives_of` for a program already stored: a missing value counts as the worst.
     pub(crate) fn stored_objectives(&self, metrics: &Metrics) -> Vec<f64> {
         self.selection
@@ -188,6 +225,7 @@ pub(crate) fn mode_name(mode: SelectionMode) -> &'static str {
         SelectionMode::Scalar => "scalar",
         SelectionMode::Pareto => "pareto",
         SelectionMode::Lexicographic => "lexicographic",
+        SelectionMode::Instances => "instances",
     }
 }
 

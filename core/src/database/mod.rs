@@ -202,7 +202,8 @@ impl Database {
     /// Stores `program` and makes it the newest member of `island`.
     pub(crate) fn insert_on_island(&mut self, program: Program, fitness: f64, island: u32) -> u32 {
         let timestamp = program.timestamp;
-        let objectives = (!self.config.selection.is_scalar()).then(|| self.config.stored_objectives(&program.metrics));
+        let objectives =
+            self.config.selection.has_objectives().then(|| self.config.stored_objectives(&program.metrics));
         let slot = self.population.insert(program, fitness, self.config.target_of_island(island));
         if let Some(objectives) = objectives {
             self.population.set_objectives(slot, &objectives);
@@ -221,7 +222,7 @@ impl Database {
 
     /// `update_best`: the seed replaces the best when there is none or the new one is better.
     pub(crate) fn update_best(&mut self, slot: u32) {
-        if !self.config.selection.is_scalar() {
+        if !self.config.selection.best_is_scalar() {
             self.best = self.best_by_mode(None);
             return;
         }
@@ -246,7 +247,7 @@ impl Database {
         if record.program.iteration_found == 0 && self.candidates.baseline_fitness.is_none() {
             self.candidates.baseline_fitness = Some(record.fitness);
         }
-        if !self.config.selection.is_scalar() {
+        if !self.config.selection.best_is_scalar() {
             self.best = self.best_by_mode(None);
         } else if self.best == Some(slot) {
             self.best = self.population.best();

@@ -19,6 +19,8 @@ pub(crate) struct Record {
     pub fitness: f64,
     /// With several targets: the program's target and its position in that target's index.
     pub group: Option<(u32, u32)>,
+    /// `program.instance_scores` with the instance ids interned (`Population::instance_names`).
+    pub instances: crate::instance_front::Interned,
 }
 
 /// One target's programs (several-target runs): in insertion order and ranked, so a query
@@ -45,6 +47,8 @@ pub(crate) struct Population {
     /// With several objectives: every program's objectives and the first front
     /// (`rules/pareto.rs`); empty in scalar mode.
     pub(crate) front: FrontIndex,
+    /// Every instance id a program's `instanceScores` named (`instance_front.rs`).
+    pub(crate) instance_names: crate::instance_front::InstanceNames,
 }
 
 impl Population {
@@ -67,7 +71,8 @@ impl Population {
             group.ranking.insert(RankKey { fitness, timestamp: program.timestamp, pos, slot });
             (t, pos)
         });
-        self.slots.push(Some(Box::new(Record { program, fitness, group })));
+        let instances = self.instance_names.intern(&program.instance_scores);
+        self.slots.push(Some(Box::new(Record { program, fitness, group, instances })));
         self.islands.push(0);
         slot
     }

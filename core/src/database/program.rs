@@ -66,6 +66,9 @@ pub struct Program {
     /// the second); absent for one parent or none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parents: Vec<String>,
+    /// Per-instance scores (`add --instanceScores`): instance id → score, higher is better.
+    #[serde(skip_serializing_if = "Metrics::is_empty")]
+    pub instance_scores: Metrics,
 }
 
 impl Program {
@@ -98,7 +101,7 @@ impl Program {
 
     /// Whether `request` asks to add this very program again, as a retry does when the first
     /// attempt's answer was lost: the same code, path, parent, metrics, changes, status and
-    /// reason, git branch and commit, and the same operator when the request names one. Time,
+    /// reason, instance scores, git branch and commit, and the same operator when the request names one. Time,
     /// island and plan item are
     /// left out: a retry comes later, and the first attempt already decided where it went.
     pub(crate) fn is_repeated_by(&self, request: &AddRequest) -> bool {
@@ -106,6 +109,7 @@ impl Program {
             && *self.code_path == *request.code_path
             && self.parent_id == request.parent_id
             && self.metrics == request.metrics
+            && self.instance_scores == request.instance_scores
             && *self.changes == *request.changes
             && self.status == request.status
             && self.reason == request.reason

@@ -78,6 +78,8 @@ pub struct AddFlags {
     pub tokens_out: Option<u64>,
     pub cost_usd: Option<f64>,
     pub eval_seconds: Option<f64>,
+    /// `--instanceScores`: JSON text, instance id → score.
+    pub instance_scores: Option<String>,
 }
 
 /// The request `flags` give `command`, checked with the engine's own rules (errors name the
@@ -148,6 +150,15 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
         if let Some(value) = value {
             fields.insert(key.into(), value);
         }
+    }
+    if let Some(text) = &flags.instance_scores {
+        let scores: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            FlagError::BadInput(format!(
+                "--instanceScores is not valid JSON ({e}); pass an object of instance ids to finite scores, e.g. \
+                 --instanceScores '{{\"test_1\": 1, \"test_2\": 0}}'"
+            ))
+        })?;
+        fields.insert("instanceScores".into(), scores);
     }
     let request = AddRequest::from_json(&request.to_string()).map_err(|e| FlagError::BadInput(e.to_string()))?;
     request.validate().map_err(|e| FlagError::BadInput(e.to_string()))?;

@@ -28,7 +28,7 @@ pub struct ConfigFlags {
     pub dedupe: bool,
     /// The `stopping` rules given, as `[JSON key, flag text]`.
     pub stopping: Vec<(String, String)>,
-    /// `--selection`: `scalar` | `pareto` | `lexicographic`.
+    /// `--selection`: `scalar` | `pareto` | `lexicographic` | `instances`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection: Option<String>,
     /// `--objectives`: metric names, comma-separated, in order.

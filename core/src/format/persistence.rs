@@ -82,6 +82,8 @@ pub(crate) struct StoredProgram {
     pub(crate) origin: Option<crate::api::IdeaOrigin>,
     #[serde(default)]
     pub(crate) parents: Vec<String>,
+    #[serde(default)]
+    pub(crate) instance_scores: Metrics,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -248,9 +250,10 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             measurements_if_several: p.measurements.filter(|&n| n > 1),
             origin: p.origin,
             parents: p.parents,
+            instance_scores: p.instance_scores,
         };
         let target = restore_target(&db.config, &key, &program)?;
-        let objectives = (!db.config.selection.is_scalar()).then(|| db.config.stored_objectives(&program.metrics));
+        let objectives = db.config.selection.has_objectives().then(|| db.config.stored_objectives(&program.metrics));
         let slot = db.population.insert(program, fitness, target);
         if let Some(objectives) = objectives {
             db.population.set_objectives(slot, &objectives);

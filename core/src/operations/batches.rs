@@ -167,6 +167,7 @@ impl Database {
         if request.status != Status::Error {
             fitness = Some(fitness_of(&self.config, &request.metrics)?);
             self.config.objectives_of(&request.metrics)?;
+            self.config.check_instance_scores(&request.instance_scores)?;
             if !self.config.features.is_empty() {
                 cell = Some(cell_of(&self.config.features, &request.metrics, &request.target_code, island)?);
             }

@@ -108,6 +108,7 @@ impl Database {
         }
         let fitness = fitness_of(&self.config, &request.metrics)?;
         self.config.objectives_of(&request.metrics)?;
+        self.config.check_instance_scores(&request.instance_scores)?;
         if let Some((index, _, _)) = planned
             && !self.pending[index].synergy.is_empty()
         {
@@ -190,6 +191,7 @@ impl Database {
             measurements_if_several: None,
             origin: request.origin,
             parents: request.parents,
+            instance_scores: request.instance_scores,
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();

@@ -61,7 +61,7 @@ impl Database {
         if cell.is_some() {
             record.program.cell = cell;
         }
-        if !self.config.selection.is_scalar() {
+        if self.config.selection.has_objectives() {
             let objectives = self.config.stored_objectives(&metrics);
             self.population.set_objectives(slot, &objectives);
         }

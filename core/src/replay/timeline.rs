@@ -261,6 +261,7 @@ fn added(program: &Program, island: u32, fitness: f64) -> Event {
             eval_seconds: None,
             origin: program.origin,
             parents: program.parents.clone(),
+            instance_scores: program.instance_scores.clone(),
         },
         now: program.timestamp,
         released: false,

@@ -28,7 +28,7 @@ impl Database {
             .iter()
             .enumerate()
             .map(|(i, island)| {
-                let best = match self.config.selection.is_scalar() {
+                let best = match self.config.selection.best_is_scalar() {
                     true => island.top(1).next().map(|key| key.slot),
                     false => self.island_best_by_mode(i as u32),
                 };
@@ -71,6 +71,7 @@ impl Database {
             cost: self.cost_totals(),
             attribution: self.attribution(),
             pareto: self.pareto_stats(),
+            instances: self.instance_stats(),
         }
     }
 

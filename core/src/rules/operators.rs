@@ -286,7 +286,7 @@ impl Database {
 
     /// The island's best member, the most recently added among exact ties.
     pub(crate) fn island_best(&self, island: u32) -> Option<u32> {
-        if !self.config.selection.is_scalar() {
+        if !self.config.selection.best_is_scalar() {
             return self.island_best_by_mode(island);
         }
         let island = &self.islands[island as usize];
@@ -300,7 +300,7 @@ impl Database {
 
     /// The population's (or the target's) best, the most recently added among exact ties.
     pub(crate) fn population_best_recent(&self, scope: Scope) -> Option<u32> {
-        if !self.config.selection.is_scalar() {
+        if !self.config.selection.best_is_scalar() {
             return self.best_by_mode(scope);
         }
         let first = *self.population.top_in(scope, 1).next()?;

@@ -1,11 +1,13 @@
 //! How every rule ranks a set of programs under `selection.mode` (`config/selection.rs`): the
 //! scalar order of `ranking.rs` in `scalar` mode (the seed's rule, unchanged); the pareto rank
-//! or the lexicographic order of `rules/pareto.rs` otherwise. Elite selection, inspirations,
+//! the lexicographic order of `pareto.rs`, or the instance rank of `instance_front.rs`
+//! otherwise. Elite selection, inspirations,
 //! pruning, cells, the archive, migration, operators and the best all read through here.
 
 use crate::config::{Scope, SelectionMode};
 use crate::database::Database;
 use crate::error::{Error, Result};
+use crate::instance_front::instance_front;
 use crate::pareto::{FrontIndex, by_crowding, hypervolume, lexicographic_order, non_dominated};
 use crate::ranking::RankKey;
 
@@ -13,6 +15,21 @@ impl Database {
     /// A live program's signed objectives (empty in scalar mode).
     pub(crate) fn objectives(&self, slot: u32) -> &[f64] {
         self.population.front.objectives(slot).unwrap_or(&[])
+    }
+
+    /// `instance_ranked`: the instance front of a set given in the scalar order, ranked (more
+    /// instances led first, then the scalar order), each with the number of instances it leads.
+    pub(crate) fn instance_ranked(&self, keys: &[RankKey]) -> Vec<(RankKey, u32)> {
+        let scores: Vec<&[(u32, f64)]> = keys.iter().map(|key| &self.population.get(key.slot).instances[..]).collect();
+        let instances = self.population.instance_names.len();
+        instance_front(&scores, instances).into_iter().map(|(i, led)| (keys[i], led)).collect()
+    }
+
+    /// The instance front of an island, ranked.
+    fn island_instance_front(&self, island: u32) -> Vec<RankKey> {
+        let members = &self.islands[island as usize];
+        let keys: Vec<RankKey> = members.top(members.len()).copied().collect();
+        self.instance_ranked(&keys).into_iter().map(|(key, _)| key).collect()
     }
 
     /// `rank_by_mode`: the best `k` of a set, best first. `scalar` lists the set in the scalar
@@ -25,6 +42,12 @@ impl Database {
     ) -> Vec<RankKey> {
         match self.config.selection.mode {
             SelectionMode::Scalar => scalar.take(k).copied().collect(),
+            SelectionMode::Instances => {
+                let keys: Vec<RankKey> = scalar.copied().collect();
+                let front: Vec<RankKey> = self.instance_ranked(&keys).into_iter().map(|(key, _)| key).collect();
+                let rest = keys.iter().filter(|key| !front.iter().any(|on| on.slot == key.slot)).copied();
+                front.iter().copied().chain(rest).take(k).collect()
+            }
             SelectionMode::Lexicographic => {
                 let keys: Vec<RankKey> = scalar.copied().collect();
                 let points: Vec<&[f64]> = keys.iter().map(|key| self.objectives(key.slot)).collect();
@@ -77,20 +100,29 @@ impl Database {
     }
 
     /// `elite_of`: the members exploitation picks from — the island's best `exploitationTop`
-    /// (scalar, lexicographic); its first front, by the pareto rank (pareto).
+    /// (scalar, lexicographic); its first front, by the pareto rank (pareto); its instance front,
+    /// by the instance rank (instances).
     pub(crate) fn elite_of(&self, island: u32) -> Vec<RankKey> {
         match self.config.selection.mode {
             SelectionMode::Pareto => self.islands[island as usize].front.ranked_front().to_vec(),
+            SelectionMode::Instances => self.island_instance_front(island),
             _ => self.island_ranked(island, self.config.exploitation_top as usize),
         }
     }
 
     /// `victim_by_mode`: the island's lowest-ranked member that is not `protected`. Pareto: the
     /// worst dominated member in the scalar order, so no first-front member goes while a
-    /// dominated one remains; on an island that is all front, the least crowded.
+    /// dominated one remains; on an island that is all front, the least crowded. Instances: the
+    /// worst member off the instance front, else the front member ranked last.
     pub(crate) fn victim_by_mode(&self, island: u32, protected: impl Fn(u32) -> bool) -> Option<RankKey> {
         let members = &self.islands[island as usize];
         match self.config.selection.mode {
+            SelectionMode::Instances => {
+                let front = self.island_instance_front(island);
+                let on_front = |slot: u32| front.iter().any(|key| key.slot == slot);
+                let off_front = members.worst_first().find(|key| !on_front(key.slot) && !protected(key.slot));
+                off_front.copied().or_else(|| front.iter().rev().find(|key| !protected(key.slot)).copied())
+            }
             SelectionMode::Pareto => {
                 let front = &members.front;
                 let dominated = members.worst_first().find(|key| !front.on_front(key.slot) && !protected(key.slot));
@@ -120,7 +152,7 @@ impl Database {
     /// (higher fitness, then newer, then earlier); lexicographic: the first in its order.
     pub(crate) fn best_by_mode(&self, scope: Scope) -> Option<u32> {
         match self.config.selection.mode {
-            SelectionMode::Scalar => self.population.best_in(scope),
+            SelectionMode::Scalar | SelectionMode::Instances => self.population.best_in(scope),
             SelectionMode::Pareto if scope.is_none() => self.population.front.best_key().map(|key| key.slot),
             SelectionMode::Pareto => self.front_keys_in(scope).first().map(|key| key.slot),
             SelectionMode::Lexicographic => self.population_ranked(scope, 1).first().map(|key| key.slot),
@@ -130,21 +162,25 @@ impl Database {
     /// The island's one best by the mode (the rule of `best_by_mode`, within the island).
     pub(crate) fn island_best_by_mode(&self, island: u32) -> Option<u32> {
         match self.config.selection.mode {
+            SelectionMode::Scalar | SelectionMode::Instances => {
+                self.islands[island as usize].top(1).next().map(|key| key.slot)
+            }
             SelectionMode::Pareto => self.islands[island as usize].front.best_key().map(|key| key.slot),
-            _ => self.island_ranked(island, 1).first().map(|key| key.slot),
+            SelectionMode::Lexicographic => self.island_ranked(island, 1).first().map(|key| key.slot),
         }
     }
 
     /// The best of the whole population by the mode.
     pub(crate) fn best_overall(&self) -> Option<u32> {
-        match self.config.selection.is_scalar() {
+        match self.config.selection.best_is_scalar() {
             true => self.population.best(),
             false => self.best_by_mode(None),
         }
     }
 
     /// `pareto_front`: the first front of the population by the pareto rank (largest crowding
-    /// distance first, then the scalar order). Other modes have no front: an error says so.
+    /// distance first, then the scalar order); in an `instances` run, the instance front by the
+    /// instance rank. Other modes have no front: an error says so.
     ///
     /// ```
     /// use evodb_core::{AddRequest, Config, Database, Metrics};
@@ -157,22 +193,61 @@ impl Database {
     /// assert_eq!(db.pareto_front().unwrap().len(), 2); // (0.5, 0.4) is dominated
     /// ```
     pub fn pareto_front(&self) -> Result<Vec<crate::api::BestProgram>> {
-        if self.config.selection.mode != SelectionMode::Pareto {
-            return Err(Error::input(
-                "front",
-                "needs a pareto selection; create the run with `init --selection pareto --objectives a,b`",
-            ));
+        let program = |key: RankKey| crate::api::BestProgram::from(&self.population.get(key.slot).program);
+        match self.config.selection.mode {
+            SelectionMode::Pareto => {}
+            SelectionMode::Instances => {
+                let keys: Vec<RankKey> = self.population.top(self.population.len()).copied().collect();
+                return Ok(self.instance_ranked(&keys).into_iter().map(|(key, _)| program(key)).collect());
+            }
+            _ => {
+                return Err(Error::input(
+                    "front",
+                    "needs a pareto or instances selection; create the run with `init --selection pareto --objectives \
+                     a,b` (or `--selection instances`)",
+                ));
+            }
         }
         let front = self.front_keys_in(None);
-        Ok(self
-            .rank_by_mode(front.iter(), None, front.len())
-            .into_iter()
-            .map(|key| crate::api::BestProgram::from(&self.population.get(key.slot).program))
-            .collect())
+        Ok(self.rank_by_mode(front.iter(), None, front.len()).into_iter().map(program).collect())
+    }
+
+    /// `stats`' per-instance coverage, once a live program carries instance scores (any mode).
+    pub(crate) fn instance_stats(&self) -> Option<crate::api::InstanceStats> {
+        let keys: Vec<RankKey> = self.population.top(self.population.len()).copied().collect();
+        let scores: Vec<&[(u32, f64)]> = keys.iter().map(|key| &self.population.get(key.slot).instances[..]).collect();
+        if scores.iter().all(|s| s.is_empty()) {
+            return None;
+        }
+        let id = |index: usize| self.population.get(keys[index].slot).program.id.to_string();
+        let names = &self.population.instance_names;
+        let mut table = crate::instance_front::instance_leaders(&scores, names.len());
+        table.sort_by(|a, b| names.name(a.instance).cmp(names.name(b.instance)));
+        let front = instance_front(&scores, names.len());
+        let mean_best = table.iter().map(|row| row.best).sum::<f64>() / table.len() as f64;
+        Some(crate::api::InstanceStats {
+            instance_count: table.len() as u32,
+            front_size: front.len() as u32,
+            front: front.into_iter().map(|(index, _)| id(index)).collect(),
+            mean_best: crate::json_text::shown(mean_best),
+            coverage: table
+                .into_iter()
+                .map(|row| crate::api::InstanceCoverage {
+                    instance: names.name(row.instance).to_string(),
+                    best: row.best,
+                    leader: id(row.leaders[0]),
+                    leaders: row.leaders.len() as u32,
+                    scored: row.scored,
+                })
+                .collect(),
+        })
     }
 
     /// `stats`' pareto figures (pareto mode).
     pub(crate) fn pareto_stats(&self) -> Option<crate::api::ParetoStats> {
+        if self.config.selection.mode != SelectionMode::Pareto {
+            return None;
+        }
         let front = self.pareto_front().ok()?;
         Some(crate::api::ParetoStats {
             objectives: self.config.selection.objectives.clone(),
@@ -281,6 +356,73 @@ mod tests {
             prop_assert_eq!(a.to_json(), reloaded.to_json());
             let front: Vec<String> = a.pareto_front().unwrap().into_iter().map(|p| p.id.to_string()).collect();
             prop_assert!(front.iter().any(|id| Some(id.as_str()) == a.best_id()));
+        }
+    }
+
+    fn instances_db(capacity: u32, seed: u64) -> Database {
+        let config = Config::from_json(&format!(
+            r#"{{"numIslands": 2, "maxIslandSize": {capacity}, "migrationInterval": 1000000,
+                "selection": {{"mode": "instances"}}}}"#
+        ))
+        .unwrap();
+        Database::new(config, seed).unwrap()
+    }
+
+    fn tested(i: usize, tests: &[u8]) -> AddRequest {
+        let scores = Metrics::new(tests.iter().enumerate().map(|(t, s)| (format!("t{t}"), *s as f64))).unwrap();
+        let mean = tests.iter().map(|&s| s as f64).sum::<f64>() / tests.len() as f64;
+        AddRequest {
+            parent_id: "p".into(),
+            instance_scores: scores,
+            ..AddRequest::seed(format!("/c/{i}.py"), format!("v{i}"), Metrics::new([("score", mean)]).unwrap())
+        }
+    }
+
+    proptest! {
+        /// No member of an island's instance front is evicted while a member off it remains,
+        /// and the best is always the fittest program.
+        #[test]
+        fn no_program_off_the_instance_front_evicts_a_front_member(
+            rows in proptest::collection::vec(proptest::collection::vec(0u8..3, 3), 1..40),
+            capacity in 1u32..5,
+            seed in 0u64..1000,
+        ) {
+            let mut db = instances_db(capacity, seed);
+            // A member as the rules see it: slot, fitness, time, join position, instance scores.
+            type Seen = (u32, f64, f64, u32, Metrics);
+            let seen = |db: &Database, slot: u32, pos: u32| -> Seen {
+                let record = db.population.get(slot);
+                (slot, record.fitness, record.program.timestamp, pos, record.program.instance_scores.clone())
+            };
+            for (i, tests) in rows.into_iter().enumerate() {
+                let before: Vec<Vec<Seen>> = db
+                    .islands
+                    .iter()
+                    .map(|island| island.members().enumerate().map(|(pos, s)| seen(&db, s, pos as u32)).collect())
+                    .collect();
+                let outcome = db.add(tested(i, &tests), i as f64).unwrap();
+                let new_slot = db.population.slot_of(&outcome.id);
+                for (island, old) in before.iter().enumerate() {
+                    let mut joined = old.clone();
+                    if let Some(slot) = new_slot.filter(|&s| db.population.get(s).program.island == island as u32) {
+                        joined.push(seen(&db, slot, joined.len() as u32));
+                    }
+                    // The scalar order: higher fitness, then newer, then earlier joined.
+                    joined.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.3.cmp(&b.3)));
+                    let mut names = crate::instance_front::InstanceNames::default();
+                    let interned: Vec<_> = joined.iter().map(|member| names.intern(&member.4)).collect();
+                    let scores: Vec<&[(u32, f64)]> = interned.iter().map(|row| &row[..]).collect();
+                    let front: Vec<u32> = crate::instance_front::instance_front(&scores, names.len())
+                        .into_iter()
+                        .map(|(i, _)| joined[i].0)
+                        .collect();
+                    let kept: Vec<u32> = db.islands[island].members().collect();
+                    let evicted_front = front.iter().any(|slot| !kept.contains(slot));
+                    let off_front_kept = kept.iter().any(|slot| !front.contains(slot));
+                    prop_assert!(!(evicted_front && off_front_kept), "island {island}: {front:?} -> {kept:?}");
+                }
+                prop_assert_eq!(db.best, db.population.best());
+            }
         }
     }
 

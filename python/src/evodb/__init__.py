@@ -27,6 +27,8 @@ from .types import (
     IdeaBrief,
     IdeaOrigin,
     Inspiration,
+    InstanceCoverage,
+    InstanceStats,
     IslandStats,
     Lease,
     LeaseEntry,
@@ -58,7 +60,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AddOutcome", "AddRequest", "Admission", "AdmissionVerdict", "Attribution", "BestProgram", "CellStats",
     "CostTotals", "CriterionScore", "IdeaBrief", "IdeaOrigin", "CorruptDatabase", "Database", "DatabaseInfo",
-    "DuplicateId", "EvodbError", "ExportFormat", "Inspiration", "InvalidConfig", "InvalidInput", "IslandStats",
+    "DuplicateId", "EvodbError", "ExportFormat", "Inspiration", "InstanceCoverage", "InstanceStats", "InvalidConfig", "InvalidInput", "IslandStats",
     "Lease", "LeaseEntry", "LeaseState", "Lineage", "Metrics", "Note", "NoteKind", "NoteRequest", "Operator",
     "ParetoStats", "PlanItem", "PolicyVerdict",
     "PopulationStats", "Remeasured", "RemeasureRequest", "SampleResult", "SampledParent", "Status",

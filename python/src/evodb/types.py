@@ -60,6 +60,9 @@ class AddRequest:
     #: Idea runs: how the idea came about, and every parent of a merged idea.
     origin: Optional[IdeaOrigin] = None
     parents: tuple[str, ...] = ()
+    #: Per-instance scores, instance id → score (higher is better); required by an `instances`
+    #: selection, reported as coverage in `PopulationStats.instances` in any mode.
+    instance_scores: Metrics = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,29 @@ class PopulationStats:
     cost: Optional[CostTotals]
     attribution: tuple[Attribution, ...]
     pareto: Optional[ParetoStats]
+    instances: Optional[InstanceStats]
+
+
+@dataclass(frozen=True)
+class InstanceStats:
+    """Per-instance coverage: the instance front (best on some instance) and each instance's best."""
+
+    instance_count: int
+    front_size: int
+    front: tuple[str, ...]
+    mean_best: float
+    coverage: tuple[InstanceCoverage, ...]
+
+
+@dataclass(frozen=True)
+class InstanceCoverage:
+    """One instance: its best live score, the fittest program reaching it, how many reach it and score it."""
+
+    instance: str
+    best: float
+    leader: str
+    leaders: int
+    scored: int
 
 
 @dataclass(frozen=True)
@@ -385,6 +411,8 @@ RECORDS: dict[str, type] = {
     "population-stats": PopulationStats,
     "cell-stats": CellStats,
     "pareto-stats": ParetoStats,
+    "instance-stats": InstanceStats,
+    "instance-coverage": InstanceCoverage,
     "target-stats": TargetStats,
     "stop-verdict": StopVerdict,
     "lease": Lease,

@@ -198,6 +198,12 @@ export interface AddRequest {
      * `parentId`.
      */
     parents?: string[];
+    /**
+     * Per-instance scores: test or instance id → score, higher is better (`selection.mode`
+     * `instances` keeps every program that is the best on some instance; `stats.instances`
+     * reports per-instance coverage in any mode).
+     */
+    instanceScores?: Metrics;
 }
 
 /**
@@ -401,6 +407,18 @@ export type Event = { event: "created"; seed: number; config: Config } | { event
 export type FeatureDim = { kind: "metric"; metric: string; min: number; max: number; bins: number } | { kind: "codeLines"; thresholds: number[]; labels?: string[] } | { kind: "island" };
 
 /**
+ * One instance: the best live score on it, the fittest program reaching it, how many reach it
+ * and how many scored it at all.
+ */
+export interface InstanceCoverage {
+    instance: string;
+    best: number;
+    leader: string;
+    leaders: number;
+    scored: number;
+}
+
+/**
  * One leased item that is not applied yet, as `leases` lists it.
  */
 export interface LeaseEntry {
@@ -552,9 +570,32 @@ export interface PlanItem {
 }
 
 /**
+ * Per-instance coverage of the live population: its instance front (the programs best on some
+ * instance, dominated ones left out; ranked by instances led, then the scalar order) and, per
+ * instance, the best score reached.
+ */
+export interface InstanceStats {
+    /**
+     * Instances scored by some live program.
+     */
+    instanceCount: number;
+    frontSize: number;
+    front: string[];
+    /**
+     * The mean over instances of the best score reached: what the front scores together, to
+     * set beside the best program's own mean.
+     */
+    meanBest: number;
+    /**
+     * Per instance, in instance-id order.
+     */
+    coverage: InstanceCoverage[];
+}
+
+/**
  * The comparison every rule uses (elite, pruning, cells, archive, migration, best).
  */
-export type SelectionMode = "scalar" | "pareto" | "lexicographic";
+export type SelectionMode = "scalar" | "pareto" | "lexicographic" | "instances";
 
 /**
  * The fitness landscape: how many polynomial terms a candidate has, and how rugged the score
@@ -776,6 +817,10 @@ export interface Stats {
      * The first front, in a pareto run (`selection.mode` `pareto`).
      */
     pareto?: ParetoStats;
+    /**
+     * Per-instance coverage, once a live program carries `instanceScores`.
+     */
+    instances?: InstanceStats;
 }
 
 /**
@@ -980,7 +1025,7 @@ export interface ConfigFlags {
      */
     stopping?: [string, string][];
     /**
-     * `--selection`: `scalar` | `pareto` | `lexicographic`.
+     * `--selection`: `scalar` | `pareto` | `lexicographic` | `instances`.
      */
     selection?: string;
     /**
@@ -1069,6 +1114,10 @@ export interface AddFlags {
     tokensOut?: number | null;
     costUsd?: number | null;
     evalSeconds?: number | null;
+    /**
+     * `--instanceScores`: JSON text, instance id → score.
+     */
+    instanceScores?: string | null;
 }
 
 /**

@@ -18,6 +18,7 @@ pub struct CandidateArgs {
     pub target_code: Option<String>,
     pub target_code_file: Option<PathBuf>,
     pub metrics: Option<String>,
+    pub instance_scores: Option<String>,
     pub changes: Option<String>,
     pub changes_file: Option<PathBuf>,
 }
@@ -29,6 +30,7 @@ impl CandidateArgs {
             target_code: optional(m, "targetCode"),
             target_code_file: optional(m, "targetCodeFile"),
             metrics: optional(m, "metrics"),
+            instance_scores: optional(m, "instanceScores"),
             changes: optional(m, "changes"),
             changes_file: optional(m, "changesFile"),
         }
@@ -62,6 +64,7 @@ impl CandidateArgs {
             (None, None) => None,
         };
         flags.metrics = self.metrics;
+        flags.instance_scores = self.instance_scores;
         (flags.changes, flags.changes_from_file) = match (self.changes, self.changes_file) {
             (Some(changes), _) => (Some(changes), false),
             (None, Some(path)) => (Some(read_text("--changesFile", &path)?), true),

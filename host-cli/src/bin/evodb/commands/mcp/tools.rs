@@ -346,6 +346,11 @@ pub struct Add {
     /// Cost: the evaluation's wall time in seconds.
     #[serde(default)]
     pub eval_seconds: Option<f64>,
+    /// Per-instance scores, e.g. {"test_1": 1, "test_2": 0} (higher is better); required by an
+    /// `instances` selection.
+    #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, f64>>")]
+    pub instance_scores: Option<Map<String, Value>>,
 }
 
 impl Tool for Add {
@@ -376,7 +381,8 @@ impl Tool for Add {
             .flag("tokensIn", self.tokens_in)
             .flag("tokensOut", self.tokens_out)
             .flag("costUsd", self.cost_usd)
-            .flag("evalSeconds", self.eval_seconds);
+            .flag("evalSeconds", self.eval_seconds)
+            .flag("instanceScores", self.instance_scores.as_ref().map(metrics_text));
         run.command("add", &line.0)
     }
 }
@@ -398,6 +404,10 @@ pub struct Seed {
     /// Several-target runs: the target this program is a version of.
     #[serde(default)]
     pub target_id: Option<String>,
+    /// Per-instance scores, e.g. {"test_1": 1, "test_2": 0}; required by an `instances` selection.
+    #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, f64>>")]
+    pub instance_scores: Option<Map<String, Value>>,
 }
 
 impl Tool for Seed {
@@ -410,7 +420,8 @@ impl Tool for Seed {
             .flag("targetCode", Some(self.target_code))
             .flag("metrics", Some(metrics_text(&self.metrics)))
             .flag("changes", self.changes)
-            .flag("targetId", self.target_id);
+            .flag("targetId", self.target_id)
+            .flag("instanceScores", self.instance_scores.as_ref().map(metrics_text));
         run.command("seed", &line.0)
     }
 }

@@ -32,6 +32,10 @@ export class IslandsView {
     this.selected = null;
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
+    /** The pixels of the squares, reused while the canvas keeps its size. @type {ImageData | undefined} */
+    this.image = undefined;
+    /** @type {Uint32Array | undefined} */
+    this.pixels = undefined;
     /** The model last drawn, for tooltips. @type {import("../model.js").Model | null} */
     this.model = null;
     /** @param {MouseEvent} e */
@@ -94,9 +98,15 @@ export class IslandsView {
     const { ctx, width } = prepare(this.canvas);
     const ratio = this.canvas.width / width;
     const colours = theme();
-    // Squares are written as pixels (thousands of fillRects a frame would not keep up).
-    const image = ctx.createImageData(this.canvas.width, this.canvas.height);
-    const pixels = new Uint32Array(image.data.buffer);
+    // Squares are written as pixels (thousands of fillRects a frame would not keep up), into one
+    // buffer kept from frame to frame (a new one a frame is megabytes of garbage with 64 islands).
+    if (this.image?.width !== this.canvas.width || this.image.height !== this.canvas.height) {
+      this.image = ctx.createImageData(this.canvas.width, this.canvas.height);
+      this.pixels = new Uint32Array(this.image.data.buffer);
+    }
+    const image = this.image;
+    const pixels = /** @type {Uint32Array} */ (this.pixels);
+    pixels.fill(0);
     /** @type {{program: Program, x: number, y: number, size: number, migrant: boolean | undefined}[]} */
     const overlays = [];
     /** Per island: how many members did not fit. @type {number[]} */
@@ -211,8 +221,10 @@ function fill(pixels, stride, x, y, side, pixel) {
   const x0 = Math.round(x);
   const y0 = Math.round(y);
   const n = Math.max(1, Math.round(side));
+  // A plain loop: for squares a few pixels wide it beats a `fill` call per row.
   for (let row = y0; row < y0 + n; row += 1) {
-    pixels.fill(pixel, row * stride + x0, row * stride + x0 + n);
+    const start = row * stride + x0;
+    for (let i = start; i < start + n; i += 1) pixels[i] = pixel;
   }
 }
 

@@ -397,11 +397,11 @@ export class TreeView {
             : rampColor(Math.round(((program.fitness - lo) / span) * RAMP_STEPS) / RAMP_STEPS);
       const dashed = !program;
       const hollow = dashed || !model.programs.has(node.id);
-      const key = `${hollow ? (dashed ? "d" : "h") : "f"}${colour}`;
-      let look = looks.get(key);
+      const lookKey = `${hollow ? (dashed ? "d" : "h") : "f"}${colour}`;
+      let look = looks.get(lookKey);
       if (!look) {
         look = { hollow, dashed, colour, points: [] };
-        looks.set(key, look);
+        looks.set(lookKey, look);
       }
       look.points.push(p.x, p.y);
     }

@@ -135,7 +135,7 @@ function programInHash() {
   return match ? decodeURIComponent(match[1]) : null;
 }
 
-const islandsView = new IslandsView($canvas("islands"), select);
+const islandsView = new IslandsView($canvas("islands"), select, () => (state.dirty = true));
 const fitnessView = new FitnessView($canvas("fitness"), select, $("fitness-legend"));
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
 const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);

@@ -37,7 +37,7 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
  *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
  *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number, runName: string,
- *   firstDrawing: boolean, opening: Promise<void>, panelShows: string | null}}
+ *   firstDrawing: boolean, opening: Promise<void>, panelShows: string | null, panelAt: number}}
  */
 const state = {
   model: new Model(),
@@ -64,8 +64,9 @@ const state = {
   firstDrawing: false,
   // A run's opening, done once the views below the top are drawn too (see `openRun`).
   opening: Promise.resolve(),
-  // The program the panel was last drawn for.
+  // The program the panel was last drawn for, and when (performance.now()).
   panelShows: null,
+  panelAt: -Infinity,
 };
 
 /**
@@ -244,6 +245,8 @@ const STEP_BUDGET_MS = 8;
 const LIVE_BATCH = 10;
 /** While playing, the charts (fitness, tree, cells) and lists (events, top) are drawn every this many frames. */
 const CHART_EVERY = 3;
+/** While playing, the panel showing the same program is rebuilt at most this often (ms). */
+const PANEL_EVERY_MS = 250;
 
 /**
  * One unit of play: up to `n` simulation steps live (fewer when a frame's budget runs out while
@@ -336,11 +339,15 @@ function draw() {
     state.heatmap = heatmapKey;
     drawHeatmap($canvas("heatmap"), model);
   }
-  // The panel: at once when it is to show another program, else with the charts (a playing
-  // run changes its lineage and badges every frame; rebuilding it each frame costs a layout).
-  if (top(figures.program) && (charts || state.selected !== state.panelShows)) {
+  // The panel: at once when it is to show another program, else at rest or a few times a
+  // second (a playing run changes its lineage and badges every frame; rebuilding the panel
+  // costs a layout and a paint of half the page).
+  if (
+    top(figures.program) &&
+    (!state.playing || state.selected !== state.panelShows || started - state.panelAt >= PANEL_EVERY_MS)
+  ) {
     state.panelShows = state.selected;
-    programView.draw(model, state.selected, state.following);
+    if (programView.draw(model, state.selected, state.following)) state.panelAt = started;
   }
   const position = $input("position");
   position.max = String(timelineLength());

@@ -4,7 +4,7 @@
 
 import init from "../pkg/evodb.js";
 import { Model, fmt } from "./model.js";
-import { LiveRun, savedRun, settingsFrom } from "./sources.js";
+import { LiveRun, programsInFile, savedRun, settingsFrom } from "./sources.js";
 import { IslandsView } from "./views/islands.js";
 import { FitnessView } from "./views/fitness.js";
 import { drawHeatmap, heatmapTooltips } from "./views/heatmap.js";
@@ -19,7 +19,7 @@ import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
 
-/** @import { RunEvent, SavedFile, Settings } from "./types.js" */
+/** @import { RunEvent, Settings } from "./types.js" */
 
 /**
  * The page's element with `id` (index.html has every id named here).
@@ -426,7 +426,10 @@ function openRun(databaseText, historyText, name) {
     const fileCount = programsInFile(databaseText);
     const matches = fileCount === live;
     document.body.dataset.replayMatches = String(matches);
-    if (!matches) status(`${name}: ${events} events, ${live} live programs — the file holds ${fileCount}; the history and the file disagree`);
+    if (!matches) {
+      const holds = typeof fileCount === "number" ? `the file holds ${fileCount}` : `the file ${fileCount.problem}`;
+      status(`${name}: ${events} events, ${live} live programs — ${holds}; the history and the file disagree`);
+    }
     draw();
     parts.push(`the rest ${(performance.now() - rest).toFixed(0)}`);
     document.body.dataset.loadParts = parts.join(", ");
@@ -441,14 +444,6 @@ let openings = 0;
 /** Resolves once what is drawn now has been painted (after the next frame). */
 function afterPaint() {
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-}
-
-/**
- * How many programs a database.json holds (it parsed: savedRun has opened it).
- * @param {string} databaseText
- */
-function programsInFile(databaseText) {
-  return Object.keys(/** @type {SavedFile} */ (JSON.parse(databaseText)).programs ?? {}).length;
 }
 
 

@@ -5,7 +5,7 @@
 import { Database, Replay, Simulation } from "../pkg/evodb.js";
 
 /** @import { Config, FeatureDim, MigrationMode } from "../pkg/evodb.js" */
-/** @import { CoreEvent, RunEvent, SavedRun, Settings } from "./types.js" */
+/** @import { CoreEvent, RunEvent, SavedFile, SavedRun, Settings } from "./types.js" */
 
 /**
  * The form's control named `name` (the form has every name asked for here).
@@ -171,4 +171,19 @@ export function startsAtCreation(historyText) {
     }
   }
   return false;
+}
+
+/**
+ * How many programs a database.json holds, or what is wrong with it: a run whose history starts
+ * at its creation opens without the engine reading the file, so the file may not even parse.
+ * @param {string} databaseText
+ * @returns {number | {problem: string}}
+ */
+export function programsInFile(databaseText) {
+  try {
+    const file = /** @type {SavedFile | null} */ (JSON.parse(databaseText));
+    return Object.keys(file?.programs ?? {}).length;
+  } catch (e) {
+    return { problem: `does not parse (${e.message})` };
+  }
 }

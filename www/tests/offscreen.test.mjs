@@ -1,9 +1,11 @@
 // What a frame draws, in headless Chromium: while a run plays, views out of sight wait (the
 // event list far down the page keeps what it showed), a view scrolled into sight is drawn again,
 // and at rest every view is drawn, in sight or not. A saved run opens with every view drawn by
-// the time the page says it is ready, and says how long its first drawing and the rest took.
+// the time the page says it is ready, and says how long its first drawing and the rest took; a
+// database.json that does not parse beside a whole history still opens, and the page says so.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
 import { browserSuite, data, demo } from "./helpers.mjs";
 
 const { work, view, open } = browserSuite("offscreen");
@@ -44,5 +46,17 @@ test("playing, views out of sight wait; in sight or at rest they are drawn", asy
   await page.waitForFunction((n) => Number(document.querySelector("#events").dataset.lines) > n, linesBefore);
   const paused = await data(page);
   assert.ok(Number(paused.position) < Number(paused.events), "paused before the end");
+  assert.deepEqual(errors, []);
+});
+
+test("a run whose file does not parse opens from its history, and the status line says so", async () => {
+  const { dir } = demo(`${work}/torn`, { seed: 4, steps: 30, config: {}, landscape: { terms: 3, ruggedness: 0.2 } });
+  const file = `${dir}/database.json`;
+  writeFileSync(file, readFileSync(file, "utf8").slice(0, 200));
+  const { page, errors } = await open(await view(dir));
+  const shown = await data(page);
+  assert.equal(shown.replayMatches, "false");
+  assert.ok(Number(shown.programs) > 0, "the history's programs are shown");
+  assert.match((await page.textContent("#status")) ?? "", /the file does not parse \(.+\); the history and the file disagree/);
   assert.deepEqual(errors, []);
 });

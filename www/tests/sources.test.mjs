@@ -5,7 +5,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { initSync, Replay, Simulation } from "../pkg/evodb.js";
-import { savedRun, startsAtCreation } from "../js/sources.js";
+import { programsInFile, savedRun, startsAtCreation } from "../js/sources.js";
 
 initSync({ module: readFileSync(new URL("../pkg/evodb_bg.wasm", import.meta.url)) });
 
@@ -61,4 +61,16 @@ test("startsAtCreation reads the first line that is not blank, as the engine doe
   assert.equal(startsAtCreation('{"event":"added"}\n{"event":"created"}'), false);
   assert.equal(startsAtCreation('{"event":"crea'), false);
   assert.equal(startsAtCreation("[1]\n"), false);
+});
+
+test("a file that does not parse opens with its history, and the count says what is wrong", () => {
+  const { database, history } = recorded();
+  const run = savedRun(database.slice(0, 100), history);
+  assert.equal(run.note, null, "the history from the creation is all the engine needs");
+  run.replay.free();
+  assert.equal(programsInFile(database), Object.keys(JSON.parse(database).programs).length);
+  const broken = programsInFile(database.slice(0, 100));
+  assert.equal(typeof broken, "object");
+  assert.match(/** @type {{problem: string}} */ (broken).problem, /^does not parse \(/);
+  assert.equal(programsInFile("null"), 0);
 });

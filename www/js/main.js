@@ -4,7 +4,7 @@
 
 import init from "../pkg/evodb.js";
 import { Model, fmt } from "./model.js";
-import { LiveRun, savedRun, settingsFrom } from "./sources.js";
+import { LiveRun, programsInFile, savedRun, settingsFrom } from "./sources.js";
 import { IslandsView } from "./views/islands.js";
 import { FitnessView } from "./views/fitness.js";
 import { drawHeatmap, heatmapTooltips } from "./views/heatmap.js";
@@ -37,7 +37,8 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
  * @type {{model: Model, events: RunEvent[], live: LiveRun | null, liveLength: number,
  *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
- *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number, runName: string}}
+ *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number, runName: string,
+ *   firstDrawing: boolean, opening: Promise<void>, panelShows: string | null, panelAt: number}}
  */
 const state = {
   model: new Model(),
@@ -60,6 +61,55 @@ const state = {
   drawMs: 0,
   // The saved run on show, for the status line.
   runName: "",
+  // While a run opens: only the views at the top are drawn, so it shows sooner.
+  firstDrawing: false,
+  // A run's opening, done once the views below the top are drawn too (see `openRun`).
+  opening: Promise.resolve(),
+  // The program the panel was last drawn for, and when (performance.now()).
+  panelShows: null,
+  panelAt: -Infinity,
+};
+
+/**
+ * Which figures are in view (an IntersectionObserver keeps the set): while a run plays, a view
+ * out of sight is not drawn, and it is drawn again as soon as it comes into view.
+ * @type {Set<Element>}
+ */
+const inView = new Set();
+const viewWatcher = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (entry.isIntersecting) {
+      inView.add(entry.target);
+      state.dirty = true;
+    } else {
+      inView.delete(entry.target);
+    }
+  }
+});
+/**
+ * The figure holding the element `id`, watched for coming into view.
+ * @param {string} id
+ */
+function figureOf(id) {
+  const figure = /** @type {Element} */ ($(id).closest("figure"));
+  viewWatcher.observe(figure);
+  return figure;
+}
+const figures = {
+  islands: figureOf("islands"),
+  fitness: figureOf("fitness"),
+  program: figureOf("program"),
+  tree: figureOf("tree"),
+  heatmap: figureOf("heatmap"),
+  diversity: figureOf("diversity"),
+  metrics: figureOf("metrics"),
+  top: figureOf("top"),
+  bestPath: figureOf("best-path"),
+  attribution: figureOf("attribution"),
+  leases: figureOf("leases"),
+  instances: figureOf("instances"),
+  events: figureOf("events"),
+  table: figureOf("programs-table"),
 };
 
 /**
@@ -88,7 +138,7 @@ function programInHash() {
   return match ? decodeURIComponent(match[1]) : null;
 }
 
-const islandsView = new IslandsView($canvas("islands"), select);
+const islandsView = new IslandsView($canvas("islands"), select, () => (state.dirty = true));
 const fitnessView = new FitnessView($canvas("fitness"), select, $("fitness-legend"));
 const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
 const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);
@@ -198,6 +248,8 @@ const STEP_BUDGET_MS = 8;
 const LIVE_BATCH = 10;
 /** While playing, the charts (fitness, tree, cells) and lists (events, top) are drawn every this many frames. */
 const CHART_EVERY = 3;
+/** While playing, the panel showing the same program is rebuilt at most this often (ms). */
+const PANEL_EVERY_MS = 250;
 
 /**
  * One unit of play: up to `n` simulation steps live (fewer when a frame's budget runs out while
@@ -253,39 +305,56 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
-/** Redraws what changed; each view skips itself when what it shows is unchanged. */
+/**
+ * Redraws what changed; each view skips itself when what it shows is unchanged. At rest every
+ * view is drawn, in view or not (scripts read them); while a run plays only those in view are,
+ * the charts and lists every third frame; while a run opens only the views at the top.
+ */
 function draw() {
   const started = performance.now();
   const { model } = state;
   if (state.following) state.selected = model.best?.id ?? null;
-  islandsView.draw(model, state.selected);
   // While a run plays, the charts and lists are drawn every third frame: they move no slower to
   // the eye, and a frame's cost stays within a slow machine's budget.
-  if (!state.playing || state.frames % CHART_EVERY === 0) {
-    eventsView.draw(model);
-    topView.draw(model, state.selected);
-    fitnessView.draw(model);
-    treeView.draw(model, state.selected);
-    tableView.draw(model, state.playing);
-    bestPathView.draw(model);
-    metricsView.draw(model);
-    diversityView.draw(model);
-    leasesView.draw(model);
-    // The engine's stats: a saved run's once per change of its history, the simulation's as it runs.
-    const asked = state.replay ? `run ${state.events.length}` : `live ${model.counts.added}`;
-    if (asked !== attributionAsked && (!state.playing || state.frames % 60 === 0)) {
-      attributionAsked = asked;
-      const stats = state.replay ? state.replay.stats() : (state.live?.stats() ?? null);
-      attributionView.draw(stats);
-      instancesView.draw(stats);
-    }
-    const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
-    if (heatmapKey !== state.heatmap) {
-      state.heatmap = heatmapKey;
-      drawHeatmap($canvas("heatmap"), model);
-    }
+  const charts = !state.playing || state.frames % CHART_EVERY === 0;
+  /** A view at the top: drawn at rest and while opening, playing only in view. @param {Element} figure */
+  const top = (figure) => !state.playing || inView.has(figure);
+  /** A view lower down: drawn at rest, playing only in view and on a chart frame, not while opening. @param {Element} figure */
+  const lower = (figure) => !state.firstDrawing && charts && (!state.playing || inView.has(figure));
+  if (top(figures.islands)) islandsView.draw(model, state.selected);
+  if (charts && top(figures.fitness)) fitnessView.draw(model);
+  if (lower(figures.events)) eventsView.draw(model);
+  if (lower(figures.top)) topView.draw(model, state.selected);
+  if (lower(figures.tree)) treeView.draw(model, state.selected);
+  if (lower(figures.table)) tableView.draw(model, state.playing);
+  if (lower(figures.bestPath)) bestPathView.draw(model);
+  if (lower(figures.metrics)) metricsView.draw(model);
+  if (lower(figures.diversity)) diversityView.draw(model);
+  if (lower(figures.leases)) leasesView.draw(model);
+  // The engine's stats: a saved run's once per change of its history, the simulation's as it runs.
+  const asked = state.replay ? `run ${state.events.length}` : `live ${model.counts.added}`;
+  const statsShown = lower(figures.attribution) || lower(figures.instances);
+  if (asked !== attributionAsked && statsShown && (!state.playing || state.frames % 60 === 0)) {
+    attributionAsked = asked;
+    const stats = state.replay ? state.replay.stats() : (state.live?.stats() ?? null);
+    attributionView.draw(stats);
+    instancesView.draw(stats);
   }
-  programView.draw(model, state.selected, state.following);
+  const heatmapKey = `${model.version}|${$canvas("heatmap").clientWidth}|${model.range().join()}`;
+  if (heatmapKey !== state.heatmap && lower(figures.heatmap)) {
+    state.heatmap = heatmapKey;
+    drawHeatmap($canvas("heatmap"), model);
+  }
+  // The panel: at once when it is to show another program, else at rest or a few times a
+  // second (a playing run changes its lineage and badges every frame; rebuilding the panel
+  // costs a layout and a paint of half the page).
+  if (
+    top(figures.program) &&
+    (!state.playing || state.selected !== state.panelShows || started - state.panelAt >= PANEL_EVERY_MS)
+  ) {
+    state.panelShows = state.selected;
+    if (programView.draw(model, state.selected, state.following)) state.panelAt = started;
+  }
   const position = $input("position");
   position.max = String(timelineLength());
   position.value = String(model.applied);
@@ -306,7 +375,10 @@ function draw() {
 }
 
 /**
- * Opens a saved run from its texts; returns the milliseconds it took to show it (null: it did not open).
+ * Opens a saved run from its texts; returns the milliseconds it took to show it (null: it did not
+ * open). Shown first: the views at the top. The rest — the views lower down, and the check of
+ * the history against the file — follows once that first drawing is on screen; `state.opening`
+ * resolves when it is done.
  * @param {string} databaseText
  * @param {string | null} historyText
  * @param {string} name
@@ -314,8 +386,13 @@ function draw() {
 function openRun(databaseText, historyText, name) {
   const started = performance.now();
   pause();
+  /** Where the opening's time goes, for the bench. @type {string[]} */
+  const parts = [];
+  let live = 0;
   try {
     const run = savedRun(databaseText, historyText);
+    const replayed = performance.now();
+    parts.push(`engine ${(replayed - started).toFixed(0)}`);
     dropRun();
     state.replay = run.replay;
     state.events = run.events;
@@ -324,26 +401,55 @@ function openRun(databaseText, historyText, name) {
     state.model.forgetPruned = false;
     state.model.fixedRange = fitnessRange(run.events);
     seek(state.events.length);
+    parts.push(`model ${(performance.now() - replayed).toFixed(0)}`);
     const note = $("replay-note");
     note.hidden = !run.note;
     note.textContent = run.note ?? "";
     document.body.dataset.replayNote = run.note ? "true" : "false";
-    const fileCount = Object.keys(run.file.programs ?? {}).length;
-    const matches = fileCount === state.model.programs.size;
-    document.body.dataset.replayMatches = String(matches);
-    status(
-      `${name}: ${state.events.length} events, ${state.model.programs.size} live programs` +
-        (matches ? "" : ` — the file holds ${fileCount}; the history and the file disagree`),
-    );
+    live = state.model.programs.size;
+    status(`${name}: ${state.events.length} events, ${live} live programs`);
   } catch (e) {
     status(`Cannot open ${name}: ${e.message}`);
     document.body.dataset.loadError = e.message;
     return null;
   }
-  draw();
+  const modelled = performance.now();
+  state.firstDrawing = true;
+  try {
+    draw();
+  } finally {
+    state.firstDrawing = false;
+  }
   const ms = performance.now() - started;
+  parts.push(`first drawing ${(performance.now() - modelled).toFixed(0)}`);
   document.body.dataset.loadMs = ms.toFixed(1);
+  const events = state.events.length;
+  const opening = ++openings;
+  state.opening = afterPaint().then(() => {
+    const rest = performance.now();
+    // Another run opened meanwhile: its own opening finishes it.
+    if (opening !== openings) return;
+    const fileCount = programsInFile(databaseText);
+    const matches = fileCount === live;
+    document.body.dataset.replayMatches = String(matches);
+    if (!matches) {
+      const holds = typeof fileCount === "number" ? `the file holds ${fileCount}` : `the file ${fileCount.problem}`;
+      status(`${name}: ${events} events, ${live} live programs — ${holds}; the history and the file disagree`);
+    }
+    draw();
+    parts.push(`the rest ${(performance.now() - rest).toFixed(0)}`);
+    document.body.dataset.loadParts = parts.join(", ");
+    document.body.dataset.loadAllMs = (performance.now() - started).toFixed(1);
+  });
   return ms;
+}
+
+/** Runs opened so far: an opening's second half knows whether another run replaced it. */
+let openings = 0;
+
+/** Resolves once what is drawn now has been painted (after the next frame). */
+function afterPaint() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 
@@ -563,6 +669,7 @@ async function start() {
   const run = params.get("run");
   if (run !== null) {
     await openUrl(run);
+    await state.opening;
   } else {
     const form = $form();
     for (const [key, value] of params) {

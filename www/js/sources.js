@@ -136,15 +136,54 @@ export class LiveRun {
 export function savedRun(databaseText, historyText) {
   let replay;
   try {
-    replay = Replay.open(databaseText, historyText ?? undefined);
+    // A history from the run's creation holds all of it, and the engine then does not read the
+    // file (core's `Replay::open`): it is not copied into the engine's memory (for a 20,000-
+    // program run, 13 MB copied for nothing). A failure below still checks the real file.
+    const file = startsAtCreation(historyText) ? "{}" : databaseText;
+    replay = Replay.open(file, historyText ?? undefined);
   } catch (e) {
     const problems = Database.validate(databaseText);
     throw new Error(problems.length > 0 ? `database.json does not load: ${problems[0]}` : e.message, { cause: e });
   }
   return {
-    file: JSON.parse(databaseText),
     events: JSON.parse(replay.eventsJson(0)),
     note: replay.note ?? null,
     replay,
   };
+}
+
+/**
+ * Whether `history.ndjson`'s first line that is not blank is the run's `created` event, the way
+ * the engine reads it (a line that is not JSON: no).
+ * @param {string | null} historyText
+ */
+export function startsAtCreation(historyText) {
+  if (!historyText) return false;
+  for (let start = 0; start < historyText.length; ) {
+    const end = historyText.indexOf("\n", start);
+    const line = historyText.slice(start, end < 0 ? historyText.length : end).trim();
+    start = end < 0 ? historyText.length : end + 1;
+    if (line === "") continue;
+    try {
+      return JSON.parse(line)?.event === "created";
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * How many programs a database.json holds, or what is wrong with it: a run whose history starts
+ * at its creation opens without the engine reading the file, so the file may not even parse.
+ * @param {string} databaseText
+ * @returns {number | {problem: string}}
+ */
+export function programsInFile(databaseText) {
+  try {
+    const file = /** @type {SavedFile | null} */ (JSON.parse(databaseText));
+    return Object.keys(file?.programs ?? {}).length;
+  } catch (e) {
+    return { problem: `does not parse (${e.message})` };
+  }
 }

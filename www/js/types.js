@@ -99,7 +99,7 @@
 
 /**
  * A saved run as events, and why it is shown the way it is.
- * @typedef {{file: SavedFile, events: RunEvent[], note: string | null, replay: import("../pkg/evodb.js").Replay}} SavedRun
+ * @typedef {{events: RunEvent[], note: string | null, replay: import("../pkg/evodb.js").Replay}} SavedRun
  */
 
 export {};

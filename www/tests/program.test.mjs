@@ -136,6 +136,41 @@ test("every member of 64 islands × 200 is drawn, and a population too large to 
   console.log(`islands view: 64 × 200 → ${canvas.drawn} of ${canvas.members} drawn; 2 × 20,000 capacity → ${counted.drawn} drawn, "+${counted.more} more"`);
 });
 
+test("64 islands: the canvas is as tall as its frame, and scrolled it draws and opens the bands in sight", async () => {
+  const query = new URLSearchParams({ numIslands: 64, maxIslandSize: 20, features: "none", steps: 400 });
+  const { page, errors } = await chromium.open(`${await chromium.view()}?${query}`, { width: 1440, height: 1000 });
+  const frame = () =>
+    page.evaluate(() => {
+      const canvas = /** @type {HTMLCanvasElement} */ (document.querySelector("#islands"));
+      const scroller = /** @type {HTMLElement} */ (canvas.parentElement);
+      return { canvas: canvas.clientHeight, frame: scroller.clientHeight, whole: scroller.scrollHeight, drawn: Number(canvas.dataset.drawn), members: Number(canvas.dataset.members) };
+    });
+  const first = await frame();
+  assert.equal(first.canvas, first.frame, "the canvas is only as tall as the frame shows");
+  assert.ok(first.whole >= 64 * 22, `the frame scrolls through every band (${first.whole} px)`);
+  assert.equal(first.drawn, first.members, "every member has its square");
+  // Band 40 (22 px a band) scrolled to the frame's top: a click 5 px into it opens its best member.
+  await page.evaluate(() => {
+    /** @type {HTMLElement} */ (document.querySelector("#islands").parentElement).scrollTop = 40 * 22;
+  });
+  await page.waitForFunction(() => document.querySelector("#islands").dataset.scrolled === String(40 * 22));
+  const canvas = page.locator("#islands");
+  await canvas.hover({ position: { x: 68, y: 7 } });
+  const title = (await canvas.getAttribute("title")) ?? "";
+  assert.match(title, /, island 40, /, `the square under the pointer is island 40's: ${title}`);
+  // And it is drawn: the pixel there is a fitness colour, not the empty canvas.
+  const alpha = await page.evaluate(() => {
+    const c = /** @type {HTMLCanvasElement} */ (document.querySelector("#islands"));
+    const ratio = c.width / c.clientWidth;
+    return /** @type {CanvasRenderingContext2D} */ (c.getContext("2d")).getImageData(Math.round(68 * ratio), Math.round(7 * ratio), 1, 1).data[3];
+  });
+  assert.equal(alpha, 255, "island 40's first square is drawn where the frame shows it");
+  await canvas.click({ position: { x: 68, y: 7 } });
+  await page.waitForFunction(() => document.location.hash.startsWith("#program="));
+  assert.equal((await data(page)).selected, title.split("\n")[0]);
+  assert.deepEqual(errors, []);
+});
+
 /** `evodb add` of a program of `code` to `dir`; returns its id. */
 function add(dir, code, parentId, score, extra = []) {
   const file = `${work}/cand.py`;

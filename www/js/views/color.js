@@ -62,21 +62,30 @@ export function rampColor(t) {
   return `rgb(${r},${g},${b})`;
 }
 
+/** @type {MediaQueryList | undefined} */
+let darkScheme;
+/** The page's colours per scheme ("true": dark), read once each. @type {Record<string, ReturnType<typeof theme>>} */
+const themes = {};
+
 /**
  * The page's colours (style.css sets them, light or dark as the system is), for canvas text.
  * @returns {{ink: string, muted: string, line: string, background: string, empty: string}}
  */
 export function theme() {
+  // Read once per colour scheme: reading the computed style makes the browser recompute the
+  // page's styles first, and every view asks for these on every drawing.
+  const dark = (darkScheme ??= matchMedia("(prefers-color-scheme: dark)")).matches;
+  if (themes[String(dark)]) return themes[String(dark)];
   const style = getComputedStyle(document.documentElement);
   /** @param {string} name @param {string} fallback */
   const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  return {
+  return (themes[String(dark)] = {
     ink: read("--ink", "#1d1d1f"),
     muted: read("--muted", "#5f6368"),
     line: read("--line", "#d9dce1"),
     background: read("--background", "#fff"),
     empty: read("--empty-cell", "#eee"),
-  };
+  });
 }
 
 /**

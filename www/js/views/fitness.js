@@ -10,6 +10,11 @@ import { fmt, islandLabel } from "../model.js";
 
 const PAD = { left: 48, right: 10, top: 10, bottom: 32 };
 
+/**
+ * A point drawn on a best line (`island` null: the run's best so far).
+ * @typedef {{x: number, y: number, id: string, island: number | null, best: number, mean: number | null, at: number}} Hit
+ */
+
 export class FitnessView {
   /**
    * @param {HTMLCanvasElement} canvas
@@ -20,12 +25,18 @@ export class FitnessView {
     this.canvas = canvas;
     this.legendElement = legend;
     this.legendDrawn = "";
-    /** The drawn best-line points, in CSS pixels, for clicks and tooltips (the text made on hover). @type {{x: number, y: number, id: string, text: () => string}[]} */
+    /**
+     * The drawn best-line points, in CSS pixels, for clicks and tooltips (the text made on hover,
+     * by `describe`: thousands of points are drawn a frame, a tooltip is read now and then).
+     * @type {Hit[]}
+     */
     this.hits = [];
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
     /** Another run to draw this one against (its best so far, dashed). @type {{name: string, model: Model} | null} */
     this.compared = null;
+    /** The model last drawn, for tooltips. @type {Model | null} */
+    this.model = null;
     canvas.addEventListener("click", (e) => {
       const nearest = this.nearest(e);
       if (nearest) onSelect(nearest.id);
@@ -38,8 +49,15 @@ export class FitnessView {
     });
     canvas.addEventListener("pointermove", (e) => {
       const nearest = this.nearest(e);
-      canvas.title = nearest ? `${nearest.text()}; click to open ${nearest.id.slice(0, 8)}` : "";
+      canvas.title = nearest ? `${this.describe(nearest)}; click to open ${nearest.id.slice(0, 8)}` : "";
     });
+  }
+
+  /** @param {Hit} hit */
+  describe(hit) {
+    if (hit.island === null) return `best so far: ${fmt(hit.best)} after ${hit.at} programs`;
+    const island = this.model ? islandLabel(this.model, hit.island) : `island ${hit.island}`;
+    return `${island}: best ${fmt(hit.best)}, mean ${fmt(hit.mean)} after ${hit.at} programs`;
   }
 
   /**
@@ -65,6 +83,7 @@ export class FitnessView {
     const key = `${model.version}|${canvas.clientWidth}|${model.range().join()}`;
     if (key === this.drawn) return;
     this.drawn = key;
+    this.model = model;
     const { ctx, width, height } = prepare(canvas);
     const colours = theme();
     let [lo, hi] = Number.isFinite(model.range()[0]) ? model.range() : [0, 1];
@@ -129,7 +148,7 @@ export class FitnessView {
           else ctx.moveTo(x, y);
           started = true;
           if (line === "best" && point.bestId) {
-            this.hits.push({ x, y, id: point.bestId, text: () => `${islandLabel(model, island)}: best ${fmt(value)}, mean ${fmt(point.mean)} after ${point.x} programs` });
+            this.hits.push({ x, y, id: point.bestId, island, best: value, mean: point.mean, at: point.x });
           }
         }
         ctx.stroke();
@@ -149,7 +168,7 @@ export class FitnessView {
           ctx.lineTo(x, py(record[i - 1].best));
           ctx.lineTo(x, y);
         }
-        this.hits.push({ x, y, id: point.id, text: () => `best so far: ${fmt(point.best)} after ${point.x} programs` });
+        this.hits.push({ x, y, id: point.id, island: null, best: point.best, mean: null, at: point.x });
       });
       ctx.lineTo(px(maxX), py(record[record.length - 1].best));
       ctx.stroke();

@@ -20,10 +20,28 @@ export class IslandsView {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {(id: string) => void} onSelect
+   * @param {() => void} [onScroll] the bands in sight changed (the frame scrolled): draw again
    */
-  constructor(canvas, onSelect) {
+  constructor(canvas, onSelect, onScroll = () => {}) {
     this.canvas = canvas;
     this.onSelect = onSelect;
+    // The canvas is only as tall as its scrolling frame shows (it stays in sight, `sticky`); an
+    // empty block after it gives the frame the bands' whole height to scroll. Only the bands in
+    // sight are drawn: 64 islands are 1,400 px of bands, of which 440 show.
+    this.frame = /** @type {HTMLElement} */ (canvas.parentElement);
+    this.rest = document.createElement("div");
+    this.rest.className = "islands-rest";
+    this.frame.append(this.rest);
+    /** The frame's scroll offset drawn last (CSS px). */
+    this.scrolled = 0;
+    /** The frame's tallest, read once (see `frameHeight`). @type {number | undefined} */
+    this.maxFrame = undefined;
+    /** A band's height drawn last (CSS px). */
+    this.bandHeight = MIN_BAND;
+    this.frame.addEventListener("scroll", () => {
+      this.drawn = "";
+      onScroll();
+    });
     /** @type {Box[]} */
     this.boxes = [];
     /** Per island: its members' ids, best first. @type {string[][]} */
@@ -32,12 +50,16 @@ export class IslandsView {
     this.selected = null;
     /** What was drawn last, to skip redrawing the same. */
     this.drawn = "";
+    /** The pixels of the squares, reused while the canvas keeps its size. @type {ImageData | undefined} */
+    this.image = undefined;
+    /** @type {Uint32Array | undefined} */
+    this.pixels = undefined;
     /** The model last drawn, for tooltips. @type {import("../model.js").Model | null} */
     this.model = null;
     /** @param {MouseEvent} e */
     const boxAt = (e) => {
       const rect = canvas.getBoundingClientRect();
-      return this.boxes.find((b) => inside(b, e.clientX - rect.left, e.clientY - rect.top));
+      return this.boxes.find((b) => inside(b, e.clientX - rect.left, e.clientY - rect.top + this.scrolled));
     };
     canvas.addEventListener("click", (e) => {
       const hit = boxAt(e);
@@ -52,6 +74,12 @@ export class IslandsView {
         : "";
     });
     canvas.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  /** The scrolling frame's tallest (style.css's `.scroll` max-height), read once. */
+  frameHeight() {
+    this.maxFrame ??= parseFloat(getComputedStyle(this.frame).maxHeight) || Infinity;
+    return this.maxFrame;
   }
 
   /**
@@ -71,6 +99,10 @@ export class IslandsView {
     island = Math.min(this.ranked.length - 1, Math.max(0, island + move[0]));
     index = Math.min(this.ranked[island].length - 1, Math.max(0, index + move[1]));
     const id = this.ranked[island][index];
+    // Keys walking to a band out of sight scroll it into the frame.
+    const [top, bottom] = [island * this.bandHeight, (island + 1) * this.bandHeight];
+    if (top < this.frame.scrollTop) this.frame.scrollTop = top;
+    else if (bottom > this.frame.scrollTop + this.frame.clientHeight) this.frame.scrollTop = bottom - this.frame.clientHeight;
     if (id) this.onSelect(id);
   }
 
@@ -90,13 +122,30 @@ export class IslandsView {
     this.selected = selected;
     const bands = model.islands.length;
     const bandHeight = Math.max(MIN_BAND, Math.floor(BASE_HEIGHT / Math.max(1, bands)));
-    this.canvas.style.height = `${Math.max(BASE_HEIGHT, bands * bandHeight)}px`;
+    this.bandHeight = bandHeight;
+    const whole = Math.max(BASE_HEIGHT, bands * bandHeight);
+    const shown = Math.min(whole, this.frameHeight());
+    if (this.canvas.style.height !== `${shown}px`) {
+      this.canvas.style.height = `${shown}px`;
+      this.rest.style.height = `${whole - shown}px`;
+    }
+    // Bands are laid out in the whole height (y from its top) and drawn shifted up by the scroll.
+    const scrolled = Math.min(this.frame.scrollTop, whole - shown);
+    this.scrolled = scrolled;
+    /** Whether a band is (partly) in sight. @param {number} island */
+    const inSight = (island) => (island + 1) * bandHeight > scrolled && island * bandHeight < scrolled + shown;
     const { ctx, width } = prepare(this.canvas);
     const ratio = this.canvas.width / width;
     const colours = theme();
-    // Squares are written as pixels (thousands of fillRects a frame would not keep up).
-    const image = ctx.createImageData(this.canvas.width, this.canvas.height);
-    const pixels = new Uint32Array(image.data.buffer);
+    // Squares are written as pixels (thousands of fillRects a frame would not keep up), into one
+    // buffer kept from frame to frame (a new one a frame is megabytes of garbage with 64 islands).
+    if (this.image?.width !== this.canvas.width || this.image.height !== this.canvas.height) {
+      this.image = ctx.createImageData(this.canvas.width, this.canvas.height);
+      this.pixels = new Uint32Array(this.image.data.buffer);
+    }
+    const image = this.image;
+    const pixels = /** @type {Uint32Array} */ (this.pixels);
+    pixels.fill(0);
     /** @type {{program: Program, x: number, y: number, size: number, migrant: boolean | undefined}[]} */
     const overlays = [];
     /** Per island: how many members did not fit. @type {number[]} */
@@ -120,23 +169,26 @@ export class IslandsView {
       const { size, perRow, fits } = squares(areaWidth, areaHeight, ranked.length);
       hidden.push(ranked.length - fits);
       const gap = size > 3 ? 1 : 0;
+      const sight = inSight(island);
       for (let i = 0; i < fits; i += 1) {
         const program = ranked[i];
         const x = LABEL + (i % perRow) * size;
         const y = top + 2 + Math.floor(i / perRow) * size;
-        const pixel = program.status === "rejected" ? REJECTED : fitnessPixel(program.fitness, range);
-        fill(pixels, image.width, x * ratio, y * ratio, (size - gap) * ratio, pixel);
-        const migrant = members.get(program.id);
-        if ((migrant && size >= 6) || (size >= 8 && model.archive.has(program.id)) || program.id === selected) {
-          overlays.push({ program, x, y, size, migrant });
-        }
         this.boxes.push({ id: program.id, x, y, size });
         drawn += 1;
+        if (!sight) continue;
+        const pixel = program.status === "rejected" ? REJECTED : fitnessPixel(program.fitness, range);
+        fill(pixels, image.width, image.height, x * ratio, (y - scrolled) * ratio, (size - gap) * ratio, pixel);
+        const migrant = members.get(program.id);
+        if ((migrant && size >= 6) || (size >= 8 && model.archive.has(program.id)) || program.id === selected) {
+          overlays.push({ program, x, y: y - scrolled, size, migrant });
+        }
       }
     });
     ctx.putImageData(image, 0, 0);
     model.islands.forEach((members, island) => {
-      const top = island * bandHeight;
+      if (!inSight(island)) return;
+      const top = island * bandHeight - scrolled;
       const count = this.ranked[island].length;
       ctx.fillStyle = islandColor(island);
       ctx.fillRect(0, top + 2, 4, bandHeight - 4);
@@ -181,6 +233,7 @@ export class IslandsView {
     this.canvas.dataset.members = String(this.ranked.reduce((n, ids) => n + ids.length, 0));
     this.canvas.dataset.drawn = String(drawn);
     this.canvas.dataset.more = String(hidden.reduce((n, k) => n + k, 0));
+    this.canvas.dataset.scrolled = String(scrolled);
   }
 }
 
@@ -202,17 +255,21 @@ function squares(width, height, n) {
  * Fills a `side`×`side` square of device pixels at (`x`, `y`).
  * @param {Uint32Array} pixels
  * @param {number} stride pixels per row
+ * @param {number} rows rows of pixels
  * @param {number} x
  * @param {number} y
  * @param {number} side
  * @param {number} pixel
  */
-function fill(pixels, stride, x, y, side, pixel) {
+function fill(pixels, stride, rows, x, y, side, pixel) {
   const x0 = Math.round(x);
   const y0 = Math.round(y);
   const n = Math.max(1, Math.round(side));
-  for (let row = y0; row < y0 + n; row += 1) {
-    pixels.fill(pixel, row * stride + x0, row * stride + x0 + n);
+  // A plain loop: for squares a few pixels wide it beats a `fill` call per row. Rows above or
+  // below the canvas (a band half in sight) are skipped.
+  for (let row = Math.max(0, y0); row < Math.min(rows, y0 + n); row += 1) {
+    const start = row * stride + x0;
+    for (let i = start; i < start + n; i += 1) pixels[i] = pixel;
   }
 }
 

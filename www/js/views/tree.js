@@ -26,6 +26,8 @@ const MAX_SCALE = 8;
 const ANCHOR_REACH = 24;
 /** While a run moves, the tree is laid out again at most this often (ms). */
 const RELAYOUT_MS = 250;
+/** Fitness colours are drawn in this many steps, so nodes group into a few paths. */
+const RAMP_STEPS = 64;
 /** A press that moves less than this many pixels is a click, not a drag. */
 const CLICK_SLOP = 4;
 
@@ -373,44 +375,65 @@ export class TreeView {
     ctx.stroke();
     canvas.dataset.bestPath = String(bestPath.size);
 
+    // Nodes in one path per look (filled or hollow, and colour), not one fill each: a fitted
+    // tree of 20,000 programs is then a few hundred canvas calls, not 20,000. (Where nodes
+    // overlap, which one shows on top follows the looks' order rather than the layout's.)
+    /** @type {Map<string, {hollow: boolean, dashed: boolean, colour: string, points: number[]}>} */
+    const looks = new Map();
     let drawnNodes = 0;
+    let chosenPoint = null;
     for (const node of layout.nodes) {
       const p = this.screen(node);
       if (!visible(p)) continue;
       drawnNodes++;
+      if (node.id === selected) chosenPoint = p;
       const program = node.program;
-      const live = model.programs.has(node.id);
-      ctx.beginPath();
-      ctx.arc(p.x, p.y, radius, 0, 2 * Math.PI);
-      if (!program) {
-        ctx.setLineDash([2, 2]);
-        ctx.strokeStyle = colours.muted;
-        ctx.lineWidth = 1;
-        ctx.stroke();
-        ctx.setLineDash([]);
-        continue;
-      }
-      const colour =
-        program.status === "rejected"
+      const colour = !program
+        ? colours.muted
+        : program.status === "rejected"
           ? "#a0a0a0"
           : byIsland
             ? islandColor(program.island)
-            : rampColor((program.fitness - lo) / span);
-      if (live) {
+            : rampColor(Math.round(((program.fitness - lo) / span) * RAMP_STEPS) / RAMP_STEPS);
+      const dashed = !program;
+      const hollow = dashed || !model.programs.has(node.id);
+      const lookKey = `${hollow ? (dashed ? "d" : "h") : "f"}${colour}`;
+      let look = looks.get(lookKey);
+      if (!look) {
+        look = { hollow, dashed, colour, points: [] };
+        looks.set(lookKey, look);
+      }
+      look.points.push(p.x, p.y);
+    }
+    // A node a few pixels across is a square: it looks the same, and costs far less to draw.
+    const square = radius < 2.5;
+    for (const { hollow, dashed, colour, points } of looks.values()) {
+      ctx.beginPath();
+      for (let i = 0; i < points.length; i += 2) {
+        if (square) {
+          ctx.rect(points[i] - radius, points[i + 1] - radius, 2 * radius, 2 * radius);
+          continue;
+        }
+        ctx.moveTo(points[i] + radius, points[i + 1]);
+        ctx.arc(points[i], points[i + 1], radius, 0, 2 * Math.PI);
+      }
+      if (!hollow) {
         ctx.fillStyle = colour;
         ctx.fill();
-      } else {
-        ctx.strokeStyle = colour;
-        ctx.lineWidth = 1.5;
-        ctx.stroke();
+        continue;
       }
-      if (node.id === selected) {
-        ctx.beginPath();
-        ctx.arc(p.x, p.y, radius + 3, 0, 2 * Math.PI);
-        ctx.strokeStyle = colours.ink;
-        ctx.lineWidth = 2;
-        ctx.stroke();
-      }
+      ctx.setLineDash(dashed ? [2, 2] : []);
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = dashed ? 1 : 1.5;
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    if (chosenPoint) {
+      ctx.beginPath();
+      ctx.arc(chosenPoint.x, chosenPoint.y, radius + 3, 0, 2 * Math.PI);
+      ctx.strokeStyle = colours.ink;
+      ctx.lineWidth = 2;
+      ctx.stroke();
     }
     // Labels where the slots are wide enough to read them; the selected program's always, on a
     // backdrop so its neighbours do not cover it.

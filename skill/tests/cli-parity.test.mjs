@@ -35,6 +35,7 @@ const WRITTEN = [
   { args: ADD("--id", "mine", "--island", "1", "--operator", "crossover", "--status=rejected", "--reason", "-- too slow") },
   { args: ["add", "{db}", ...CANDIDATE, "--parentId", "{parent}", "--changesFile", "-"], input: "from stdin\n" },
   { args: ["sample", "{db}"] },
+  { args: ["sample", "{db}", "--now", "1000"] },
   { args: ["best", "{db}"] },
   { args: ["init", "{new}"] },
   { args: ["init", "{new}", "--rngSeed", "5", "--islands", "2", "--capacity=10", "--dedupe"] },
@@ -89,6 +90,7 @@ const WRITTEN = [
   { args: ["plan", "{db}", "99999999999"] },
   { args: ["plan", "{db}", "2", "--leaseSeconds", "soon"] },
   { args: ["heartbeat", "{db}", "--item", "x"] },
+  { args: ["sample", "{db}", "--now", "later"] },
   // --- help (exit 0; the text names each flag, compared below) ---
   { args: ["--help"] },
   { args: ["-h"] },

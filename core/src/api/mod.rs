@@ -28,7 +28,8 @@ pub use kinds::{ExportFormat, Operator, Status};
 pub use leases::{Lease, LeaseEntry, LeaseState, MAX_LEASE_SECONDS, check_lease_seconds};
 pub use measurements::{RemeasureRequest, Remeasured};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
-pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
+pub(crate) use request::embedding_problem;
+pub use request::{AddRequest, MAX_EMBEDDING_LENGTH, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
 pub use results::{
     AddOutcome, Admission, AdmissionVerdict, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict,
     Sample, SampledParent, StopVerdict,

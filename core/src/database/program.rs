@@ -66,6 +66,9 @@ pub struct Program {
     /// the second); absent for one parent or none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parents: Vec<String>,
+    /// The caller's embedding of the code (`add --embedding`), for `admit --embedding`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<Arc<[f64]>>,
 }
 
 impl Program {

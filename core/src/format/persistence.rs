@@ -82,6 +82,7 @@ pub(crate) struct StoredProgram {
     pub(crate) origin: Option<crate::api::IdeaOrigin>,
     #[serde(default)]
     pub(crate) parents: Vec<String>,
+    pub(crate) embedding: Option<Vec<f64>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -248,6 +249,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             measurements_if_several: p.measurements.filter(|&n| n > 1),
             origin: p.origin,
             parents: p.parents,
+            embedding: restore_embedding(&key, p.embedding)?,
         };
         let target = restore_target(&db.config, &key, &program)?;
         let objectives = (!db.config.selection.is_scalar()).then(|| db.config.stored_objectives(&program.metrics));
@@ -345,6 +347,14 @@ fn restore_target(config: &Config, key: &str, program: &Program) -> Result<crate
         )));
     }
     Ok(scope)
+}
+
+/// A stored embedding is one `add --embedding` could have given.
+fn restore_embedding(key: &str, embedding: Option<Vec<f64>>) -> Result<Option<Arc<[f64]>>> {
+    let Some(embedding) = embedding else { return Ok(None) };
+    crate::api::embedding_problem(&embedding)
+        .map_err(|why| Error::corrupt(format!("`programs.{key}.embedding` {why}")))?;
+    Ok(Some(embedding.into()))
 }
 
 /// A stored cell must fit the configured dimensions; a program stored before dimensions were

@@ -261,6 +261,7 @@ fn added(program: &Program, island: u32, fitness: f64) -> Event {
             eval_seconds: None,
             origin: program.origin,
             parents: program.parents.clone(),
+            embedding: program.embedding.as_deref().map(<[f64]>::to_vec),
         },
         now: program.timestamp,
         released: false,

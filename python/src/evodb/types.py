@@ -60,6 +60,8 @@ class AddRequest:
     #: Idea runs: how the idea came about, and every parent of a merged idea.
     origin: Optional[IdeaOrigin] = None
     parents: tuple[str, ...] = ()
+    #: Your own embedding of the code (every add of a run the same length), for `admit_embedding`.
+    embedding: Optional[tuple[float, ...]] = None
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,10 @@ class SampleResult:
     target: Optional[str]
     #: With operators configured: the parent's fitness (what `decide` compares with).
     parent_fitness: Optional[float]
+    #: `Database.sample_at` handed out a leased plan item whose lease expired unanswered: its
+    #: name and new lease (answer with `AddRequest(plan_item=…, token=…)`).
+    plan_item: Optional[str]
+    lease: Optional[Lease]
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,11 @@ fn metrics_text(metrics: &Map<String, Value>) -> String {
     Value::Object(metrics.clone()).to_string()
 }
 
+/// `--embedding`'s JSON text.
+fn embedding_text(embedding: Vec<f64>) -> String {
+    Value::from(embedding).to_string()
+}
+
 // --- evodb's tools: one per command -----------------------------------------------------------------
 
 macro_rules! for_target_tool {
@@ -233,7 +238,8 @@ for_target_tool!(
     "sample",
     "sample",
     false,
-    "A parent, its inspirations and the run's notes for the next candidate (`evodb sample`)."
+    "A parent, its inspirations and the run's notes for the next candidate (`evodb sample`); or a leased plan \
+     item whose lease expired, handed out again: then answer its `planItem` with its `lease.token`."
 );
 for_target_tool!(Best, "best", "best", true, "The fittest program, or null in an empty run (`evodb best`).");
 for_target_tool!(
@@ -346,6 +352,9 @@ pub struct Add {
     /// Cost: the evaluation's wall time in seconds.
     #[serde(default)]
     pub eval_seconds: Option<f64>,
+    /// Your own embedding of the code (one model, one length per run), kept for admit's `embedding`.
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Tool for Add {
@@ -376,7 +385,8 @@ impl Tool for Add {
             .flag("tokensIn", self.tokens_in)
             .flag("tokensOut", self.tokens_out)
             .flag("costUsd", self.cost_usd)
-            .flag("evalSeconds", self.eval_seconds);
+            .flag("evalSeconds", self.eval_seconds)
+            .flag("embedding", self.embedding.map(embedding_text));
         run.command("add", &line.0)
     }
 }
@@ -398,6 +408,9 @@ pub struct Seed {
     /// Several-target runs: the target this program is a version of.
     #[serde(default)]
     pub target_id: Option<String>,
+    /// Your own embedding of the code, kept for admit's `embedding`.
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Tool for Seed {
@@ -410,7 +423,8 @@ impl Tool for Seed {
             .flag("targetCode", Some(self.target_code))
             .flag("metrics", Some(metrics_text(&self.metrics)))
             .flag("changes", self.changes)
-            .flag("targetId", self.target_id);
+            .flag("targetId", self.target_id)
+            .flag("embedding", self.embedding.map(embedding_text));
         run.command("seed", &line.0)
     }
 }
@@ -495,6 +509,10 @@ pub struct Admit {
     /// The candidate's file name: its extension names the comment syntax set aside.
     #[serde(default)]
     pub code_path: Option<String>,
+    /// Compare by your own embedding of the code (the model of add's `embedding`): cosine
+    /// similarity to the live programs' stored embeddings instead of MinHash.
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Tool for Admit {
@@ -503,7 +521,10 @@ impl Tool for Admit {
                                        live program? Reads only (`evodb admit`).";
     const READ_ONLY: bool = true;
     fn call(self, run: &Run) -> Result<Answer, Failure> {
-        let line = Line::default().flag("code", Some(self.code)).flag("codePath", self.code_path);
+        let line = Line::default()
+            .flag("code", Some(self.code))
+            .flag("codePath", self.code_path)
+            .flag("embedding", self.embedding.map(embedding_text));
         run.command("admit", &line.0)
     }
 }

@@ -198,6 +198,11 @@ export interface AddRequest {
      * `parentId`.
      */
     parents?: string[];
+    /**
+     * The caller's own embedding of the candidate (any model, every add of a run the same
+     * length), kept with the program so that `admit` with an embedding compares against it.
+     */
+    embedding?: number[];
 }
 
 /**
@@ -288,6 +293,12 @@ export interface Config {
      * near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
      */
     nearDuplicate?: number;
+    /**
+     * `admit` with the caller's embedding: the cosine similarity (0–1) from which a candidate
+     * is a near-duplicate of a live program with a stored embedding. Absent: `nearDuplicate`,
+     * else `DEFAULT_NEAR_DUPLICATE` (0.9).
+     */
+    embeddingThreshold?: number;
     /**
      * `aware`: sampling and planning account for parents handed out and not yet answered
      * (`in_flight_penalty`); `ignore` (the default) is the seed's.
@@ -384,7 +395,7 @@ export interface CriterionScore {
 /**
  * One event. Serialized with an `event` tag: `{"event": "added", …}`.
  */
-export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[]; now?: number; leaseSeconds?: number } | { event: "heartbeat"; item: string; token: string; now: number; leaseSeconds?: number } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string; planItem?: string; now?: number } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[]; now?: number; leaseSeconds?: number } | { event: "heartbeat"; item: string; token: string; now: number; leaseSeconds?: number } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
 
 /**
  * One feature dimension.
@@ -1022,6 +1033,12 @@ export interface Sample {
      * under the playbook's rule (`add --decide`).
      */
     parentFitness?: number;
+    /**
+     * A leased plan item whose lease expired, handed out again by this sample (`sample_at`):
+     * answer it with `add --planItem` and this lease's token, like a plan item.
+     */
+    planItem?: string;
+    lease?: Lease;
 }
 
 /**
@@ -1069,6 +1086,10 @@ export interface AddFlags {
     tokensOut?: number | null;
     costUsd?: number | null;
     evalSeconds?: number | null;
+    /**
+     * `--embedding`: JSON text, a list of numbers ([`embedding_from_flag`]).
+     */
+    embedding?: string | null;
 }
 
 /**
@@ -1143,6 +1164,17 @@ export class Database {
      * ```
      */
     add(request: AddRequest, now: number): AddOutcome;
+    /**
+     * `db.admitEmbedding(code, codePath, embedding)`: `admit` by your own embedding of the code
+     * (numbers; the same model and length as the adds' `embedding`): near-duplicates by cosine
+     * similarity. Throws for an embedding that is empty, not finite, all zeros or of another length.
+     *
+     * ```js
+     * db.add({ ...seed, embedding: await embed(seed.targetCode) }, now);
+     * const { verdict } = db.admitEmbedding(code, "c.py", await embed(code));
+     * ```
+     */
+    admitEmbedding(code: string, codePath: string, embedding: Float64Array | number[]): Admission;
     /**
      * `db.admit(code, codePath)`: before evaluating a candidate, whether it duplicates (or nearly
      * duplicates) a live program; reads only. `codePath`'s extension names the comment syntax.
@@ -1338,6 +1370,17 @@ export class Database {
      * ```
      */
     static replay(events: Event[]): Database;
+    /**
+     * `db.sampleAt(target, now)`: `sample` at time `now` (seconds). A leased plan item whose
+     * lease expired unanswered (its worker died) is handed out again in place of a draw: the
+     * sample then carries its `planItem` and a new `lease` to answer it with.
+     *
+     * ```js
+     * const s = db.sampleAt(undefined, Date.now() / 1000);
+     * if (s.planItem) db.add({ ...candidate, planItem: s.planItem, token: s.lease.token }, now);
+     * ```
+     */
+    sampleAt(target: string | null | undefined, now: number): Sample;
     /**
      * `db.sample(target?)`: `{parent, inspirations}`; `parent` is `null` for an empty database.
      * In a several-target run, `target` keeps every draw within that target's islands.
@@ -1538,6 +1581,16 @@ export function checkSeed(seed: string): void;
 export function configFromFlags(flags: ConfigFlags, program: string): string;
 
 /**
+ * `embeddingFromFlag(text)`: `--embedding`'s JSON text as the list of numbers it gives; throws
+ * an `EvodbError` (`invalid-input`) for text that is no such list.
+ *
+ * ```js
+ * embeddingFromFlag("[0.5, -1]"); // [0.5, -1]
+ * ```
+ */
+export function embeddingFromFlag(text: string): Float64Array;
+
+/**
  * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).
@@ -1561,6 +1614,7 @@ export interface InitOutput {
     readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
     readonly database_admit: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly database_admitEmbedding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
     readonly database_compareHistory: (a: number, b: number, c: number, d: number) => [number, number];
     readonly database_evoideaExport: (a: number) => [number, number];
@@ -1585,11 +1639,13 @@ export interface InitOutput {
     readonly database_remeasure: (a: number, b: any) => [number, number, number];
     readonly database_replay: (a: any) => [number, number, number];
     readonly database_sample: (a: number, b: number, c: number) => [number, number, number];
+    readonly database_sampleAt: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly database_shouldStop: (a: number, b: number, c: number) => [number, number, number];
     readonly database_stats: (a: number) => [number, number, number];
     readonly database_takeEvents: (a: number) => [number, number, number];
     readonly database_toJson: (a: number) => [number, number];
     readonly database_validate: (a: number, b: number) => [number, number];
+    readonly embeddingFromFlag: (a: number, b: number) => [number, number, number, number];
     readonly policyCheck: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly replay_append: (a: number, b: number, c: number) => [number, number, number];
     readonly replay_bestAfter: (a: number, b: number) => [number, number];

@@ -70,15 +70,6 @@ fn on_machine(machine: &Path, runtime: &Path) -> Command {
     command
 }
 
-/// `evodb` on a machine whose runtime directory is its own.
-fn on(machine: &Path) -> Command {
-    on_machine(machine, machine)
-}
-
-fn run(machine: &Path, args: &[String]) -> Run {
-    Run::from(on(machine).args(args).output().expect("evodb runs"))
-}
-
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(ToString::to_string).collect()
 }

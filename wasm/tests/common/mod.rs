@@ -114,11 +114,11 @@ impl Face for Bindgen {
     fn admit_embedding(
         &mut self,
         db: &Database,
-        code: &str,
+        text: &str,
         code_path: &str,
         embedding: &[f64],
     ) -> Result<Value, String> {
-        db.admit_embedding(code, code_path, embedding.to_vec()).map(json).map_err(code)
+        db.admit_embedding(text, code_path, embedding.to_vec()).map(json).map_err(code)
     }
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
         json(

@@ -207,6 +207,12 @@ fn sample_hands_an_expired_item_out_again_in_place_of_a_draw() {
     assert!(db.sample_at(Some("nope"), 220.0).unwrap_err().to_string().contains("targets are a, b"));
     assert!(db.sample_at(None, f64::NAN).unwrap_err().to_string().contains("now"));
     let events = db.take_events();
+    // A store's reader catches up on the reissues from the lines after a snapshot (the plan's).
+    let planned = events.iter().position(|e| matches!(e, evodb_core::Event::Planned { .. })).unwrap();
+    let mut reader = Database::replay(&events[..=planned]).unwrap();
+    let lines: String = events[planned + 1..].iter().map(|e| evodb_core::json_text::to_compact_js(e) + "\n").collect();
+    reader.catch_up(&lines).unwrap();
+    assert_eq!(reader.to_json(), db.to_json());
     let lines: String = events.iter().map(|e| evodb_core::json_text::to_compact_js(e) + "\n").collect();
     assert_eq!(lines.matches(r#""planItem":"#).count(), 3, "two reissues and one answer record the item: {lines}");
     assert_eq!(Database::replay(&events).unwrap().to_json(), db.to_json());

@@ -7,6 +7,7 @@
 //! it, and it uses none of them.
 
 mod bridge;
+mod embedding;
 mod git_names;
 mod ideas;
 mod kinds;
@@ -19,6 +20,8 @@ mod stats;
 mod target_results;
 
 pub use bridge::{IntoCore, IntoFace};
+pub use embedding::MAX_EMBEDDING_LENGTH;
+pub(crate) use embedding::embedding_problem;
 pub use git_names::{MAX_BRANCH_BYTES, branch_problem, commit_problem};
 pub use ideas::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, IDEA_SCORE_RANGE, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission,
@@ -28,8 +31,7 @@ pub use kinds::{ExportFormat, Operator, Status};
 pub use leases::{Lease, LeaseEntry, LeaseState, MAX_LEASE_SECONDS, check_lease_seconds};
 pub use measurements::{RemeasureRequest, Remeasured};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
-pub(crate) use request::embedding_problem;
-pub use request::{AddRequest, MAX_EMBEDDING_LENGTH, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
+pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
 pub use results::{
     AddOutcome, Admission, AdmissionVerdict, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict,
     Sample, SampledParent, StopVerdict,

@@ -40,6 +40,11 @@ pub const CONFIG_SCALARS: &[Flag] = &[
     Flag::text("qdOffset", "X", "Subtracted from each cell's best in the QD score [0]"),
     Flag::text("nearDuplicate", "X", "admit: the similarity in [0, 1] from which code is a near-duplicate [0.9]"),
     Flag::text(
+        "embeddingThreshold",
+        "X",
+        "admit --embedding: the cosine similarity in [0, 1] from which code is a near-duplicate [nearDuplicate]",
+    ),
+    Flag::text(
         "operatorPolicy",
         "POLICY",
         "How the operators are chosen: weights (their weighted draw) | ucb (adapts to their improvement rates)",
@@ -97,7 +102,7 @@ pub const STOPPING_RULES: &[Flag] = &[
 ];
 
 /// Every flag of `init`, in help order.
-pub const INIT_FLAGS: &[Flag] = &concat_flags::<33>(&[
+pub const INIT_FLAGS: &[Flag] = &concat_flags::<34>(&[
     &[RNG_SEED, CONFIG],
     CONFIG_SCALARS,
     &[FITNESS, DIRECTION, SELECTION, OBJECTIVES, FEATURES, OPERATORS, DEDUPE],

@@ -138,13 +138,22 @@ const COST_FLAGS: [Flag; 5] = [
     Flag::of("evalSeconds", Value::F64, "SECONDS", "Cost: the evaluation's wall time"),
 ];
 
-const ADD_FLAGS: [Flag; 26] = concat_flags(&[
+/// `add --embedding` and `seed --embedding`: kept with the program for `admit --embedding`.
+pub const EMBEDDING: Flag = Flag::text(
+    "embedding",
+    "JSON",
+    "Your own embedding of the code, a JSON list of numbers (one model, one length per run), e.g. '[0.12, -0.5]'; \
+     kept for admit --embedding",
+)
+.hyphen_values(HyphenValues::Any);
+
+const ADD_FLAGS: [Flag; 27] = concat_flags(&[
     &CANDIDATE_FLAGS,
-    &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TOKEN, TARGET_ID],
+    &[PARENT_ID, ID, ISLAND, STATUS, DECIDE, REASON, OPERATOR, PLAN_ITEM, TOKEN, TARGET_ID, EMBEDDING],
     &COST_FLAGS,
     &GIT_FLAGS,
 ]);
-const SEED_FLAGS: [Flag; 8] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID]]);
+const SEED_FLAGS: [Flag; 9] = concat_flags(&[&CANDIDATE_FLAGS, &[TARGET_ID, EMBEDDING]]);
 /// `sample`, `best` and `should-stop` of one target.
 pub const FOR_TARGET: Flag =
     Flag::text("target", "ID", "Several-target runs: only this target (its islands, its best, its verdict)");
@@ -191,9 +200,17 @@ pub const SEED: Command =
 pub const ADD: Command =
     Command::new("add", "Add a scored candidate (seed CLI)").in_node().positionals(DB_ONLY).flags(&ADD_FLAGS);
 pub const SAMPLE: Command = Command::new("sample", "Sample a parent and inspirations for the next mutation (seed CLI)")
+    .long_about(SAMPLE_LONG_ABOUT)
     .in_node()
     .positionals(DB_ONLY)
-    .flags(&[FOR_TARGET]);
+    .flags(&[FOR_TARGET, NOW]);
+const SAMPLE_LONG_ABOUT: &str = "\
+Sample a parent and inspirations for the next mutation (seed CLI).
+
+On a run with leased plan items (plan --leaseSeconds), an item whose lease expired unanswered (its
+worker died) is handed out again in place of a draw: the sample then carries its `planItem` (name),
+parents, island and operator as planned, and a new `lease: {token, expires, attempt}`. Answer it
+like a plan item: `add --planItem NAME --token T`.";
 pub const FRONT: Flag =
     Flag::switch("front", "Pareto selection: print the whole first front as a JSON array, best-ranked first");
 pub const BEST: Command = Command::new("best", "Print the best program, or null (seed CLI)")
@@ -247,7 +264,7 @@ order they arrive in. With --leaseSeconds S (or the config's leaseSeconds) each 
 under a lease, `lease: {token, expires, attempt}`: answer with `add --planItem NAME --token T`,
 extend it with `heartbeat` while the work goes on. An item whose lease expired unanswered (its
 worker died) is handed out again by the next plan, first, with a new token and the next attempt;
-it counts toward N. An answer under the old token is then refused, so no item is applied twice.
+it counts toward N (or by the next sample, which then carries it as `planItem`). An answer under the old token is then refused, so no item is applied twice.
 `leases` lists the leased items.";
 pub const LEASE_SECONDS: Flag = Flag::of(
     "leaseSeconds",
@@ -361,6 +378,13 @@ pub const ADMIT: Command = Command::new(
         "PATH",
         "The candidate's file name, whose extension names the comment syntax (default: --codeFile's)",
     ),
+    Flag::text(
+        "embedding",
+        "JSON",
+        "Compare by your own embedding of the code (a JSON list of numbers, the model of add --embedding): cosine \
+         similarity instead of MinHash",
+    )
+    .hyphen_values(HyphenValues::Any),
 ]);
 const ADMIT_LONG_ABOUT: &str = "\
 Before evaluating a candidate: is it a duplicate or near-duplicate of a live program?
@@ -372,6 +396,11 @@ C family, -- for SQL), trailing blanks, blank lines and runs of blanks are set a
 counts); `near-duplicate` when their token shingles are at least the config's `nearDuplicate`
 (default 0.9) alike, estimated by MinHash; else `evaluate`. It reads only: nothing is recorded
 and the evaluation budget does not count it.
+
+With --embedding '[…]' (your own embedding model's vector of the code), near-duplicates are found
+by cosine similarity to the vectors the live programs were added with (add --embedding) instead:
+at least the config's `embeddingThreshold` (else `nearDuplicate`, else 0.9). Programs added
+without one are compared by their code only. Every vector of a run has one length.
 
 Prints {\"verdict\": \"evaluate\"|\"duplicate\"|\"near-duplicate\", \"of\": the program it duplicates or the
 closest one | null, \"similarity\": 0..1}. Exit 0 whatever the verdict.";

@@ -53,9 +53,10 @@ pub mod simulation;
 pub use api::{
     AddOutcome, AddRequest, Admission, AdmissionVerdict, Attribution, BestProgram, CellStats, CostTotals, ExportFormat,
     Info, Inspiration, InstanceCoverage, InstanceStats, IslandStats, Lease, LeaseEntry, LeaseState, Lineage,
-    MAX_BRANCH_BYTES, MAX_LEASE_SECONDS, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind, NoteRequest, Operator,
-    ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured, Sample, SampledParent,
-    Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats, branch_problem, commit_problem,
+    MAX_BRANCH_BYTES, MAX_EMBEDDING_LENGTH, MAX_LEASE_SECONDS, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind,
+    NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured,
+    Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats,
+    branch_problem, commit_problem,
 };
 pub use api::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission, check_idea_scores,
@@ -70,7 +71,7 @@ pub use database::{Database, Event, MAX_SEED, Program, code_hash};
 pub use error::{Error, Result};
 pub use flags::{
     AddCommand, AddFlags, ConfigFile, ConfigFlags, FlagError, add_request_from_flags, config_from_flags,
-    config_from_playbook, without_final_newline,
+    config_from_playbook, embedding_from_flag, without_final_newline,
 };
 pub use metrics::Metrics;
 pub use rules::{

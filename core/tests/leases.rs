@@ -168,3 +168,52 @@ fn catching_up_re_runs_leases_and_heartbeats() {
     again.catch_up(&lines).unwrap();
     assert_eq!(again.to_json(), db.to_json());
 }
+
+#[test]
+fn sample_hands_an_expired_item_out_again_in_place_of_a_draw() {
+    let config = r#"{"numIslands": 2, "operators": {}, "targets": [{"id": "a"}, {"id": "b"}]}"#;
+    let mut db = Database::new(Config::from_json(config).unwrap(), 11).unwrap();
+    db.record_events(true);
+    for (i, target) in ["a", "b"].iter().enumerate() {
+        let metrics = Metrics::new([("score", 0.1 + i as f64 / 10.0)]).unwrap();
+        let seed = AddRequest { target: Some(target.to_string()), ..AddRequest::seed("/x.py", "v0", metrics) };
+        db.add(seed, 1.0).unwrap();
+    }
+    let plan = db.plan_at(2, &[], &[], 100.0, Some(60.0)).unwrap();
+    let (a, b) = (&plan.items[0], &plan.items[1]);
+    assert_eq!((a.island, b.island), (0, 1));
+    // Still leased: a fresh draw, which records no time.
+    let fresh = db.sample_at(None, 150.0).unwrap();
+    assert!(fresh.plan_item.is_none() && fresh.lease.is_none());
+
+    // Expired at 160: target b's sample hands out b's item, not a's (the first in plan order).
+    let again = db.sample_at(Some("b"), 200.0).unwrap();
+    assert_eq!(again.plan_item.as_deref(), Some(b.name.as_str()));
+    assert_eq!((again.island, again.operator), (Some(b.island), Some(b.operator)));
+    assert_eq!(again.parent.as_ref().map(|p| p.id.to_string()), Some(b.parent_ids[0].clone()));
+    let lease = again.lease.clone().unwrap();
+    assert_eq!((lease.attempt, lease.expires), (2, 260.0));
+    assert_ne!(lease.token, token(b));
+    // Any target: a's item; then none is left expired, so the next sample draws.
+    assert_eq!(db.sample_at(None, 200.0).unwrap().plan_item.as_deref(), Some(a.name.as_str()));
+    assert!(db.sample_at(None, 200.0).unwrap().plan_item.is_none());
+
+    // The worker that was killed is refused; the sample's token answers the item once.
+    let before = db.to_json();
+    assert!(db.add(answer(b, Some(token(b)), 0.3), 210.0).unwrap_err().to_string().contains("stale"));
+    assert_eq!(db.to_json(), before);
+    let answer_b = AddRequest { target: Some("b".into()), ..answer(b, Some(&lease.token), 0.3) };
+    db.add(answer_b, 210.0).unwrap();
+    assert!(db.sample_at(Some("nope"), 220.0).unwrap_err().to_string().contains("targets are a, b"));
+    assert!(db.sample_at(None, f64::NAN).unwrap_err().to_string().contains("now"));
+    let events = db.take_events();
+    // A store's reader catches up on the reissues from the lines after a snapshot (the plan's).
+    let planned = events.iter().position(|e| matches!(e, evodb_core::Event::Planned { .. })).unwrap();
+    let mut reader = Database::replay(&events[..=planned]).unwrap();
+    let lines: String = events[planned + 1..].iter().map(|e| evodb_core::json_text::to_compact_js(e) + "\n").collect();
+    reader.catch_up(&lines).unwrap();
+    assert_eq!(reader.to_json(), db.to_json());
+    let lines: String = events.iter().map(|e| evodb_core::json_text::to_compact_js(e) + "\n").collect();
+    assert_eq!(lines.matches(r#""planItem":"#).count(), 3, "two reissues and one answer record the item: {lines}");
+    assert_eq!(Database::replay(&events).unwrap().to_json(), db.to_json());
+}

@@ -108,6 +108,7 @@ fn phases(db: &Path) {
         origin: None,
         parents: Vec::new(),
         instance_scores: Vec::new(),
+        embedding: None,
     };
     let (_, add) = timed(&|store, b, db| {
         b.evodb_population_population().database().call_add(&mut *store, db, &request, 1.0).unwrap().unwrap();

@@ -225,3 +225,44 @@ fn ideas_are_added_and_exported_through_the_idea_tools() {
     assert_eq!(export["state"]["ideas"].as_array().unwrap().len(), 1, "the refused idea changed nothing: {export}");
     assert_eq!(export["final"]["best_idea"]["title"], "Uptime pager");
 }
+
+#[test]
+fn admit_and_add_take_the_callers_embedding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    let seed = session(
+        &db,
+        "2025-11-25",
+        &[tool("seed", json!({"codePath": "c.py", "targetCode": "x = 1", "metrics": {"s": 0.1}, "embedding": [1, 0]}))],
+    );
+    let seed_text = seed[&2]["result"]["content"][0]["text"].as_str().unwrap();
+    let seed_id = serde_json::from_str::<Value>(seed_text).unwrap()["id"].as_str().unwrap().to_string();
+    let add = |embedding: Value| {
+        tool(
+            "add",
+            json!({"codePath": "c.py", "targetCode": "y = 2", "parentId": seed_id, "metrics": {"s": 0.2},
+                "changes": "c", "embedding": embedding}),
+        )
+    };
+    let answers = session(
+        &db,
+        "2025-11-25",
+        &[
+            tool("admit", json!({"code": "z = 3", "codePath": "c.py", "embedding": [0.9, 0.1]})),
+            add(json!([1, 2, 3])),
+            tool("admit", json!({"code": "z = 3", "embedding": []})),
+            add(json!([0.2, 0.9])),
+        ],
+    );
+    let text = |id: u64| answers[&id]["result"]["content"][0]["text"].as_str().unwrap().to_string();
+    let near: Value = serde_json::from_str(&text(2)).unwrap();
+    assert_eq!((near["verdict"].as_str(), near["of"].as_str()), (Some("near-duplicate"), Some(seed_id.as_str())));
+    for id in [3, 4] {
+        assert_eq!(answers[&id]["result"]["isError"], true, "{}", text(id));
+        assert!(text(id).contains("embedding"), "{}", text(id));
+    }
+    assert!(answers[&5]["result"]["isError"] != true, "{}", text(5));
+    let stored: Value = serde_json::from_slice(&bytes(&db.join("database.json"))).unwrap();
+    let kept: Vec<&Value> = stored["programs"].as_object().unwrap().values().map(|p| &p["embedding"]).collect();
+    assert_eq!(kept, [&json!([1, 0]), &json!([0.2, 0.9])]);
+}

@@ -7,6 +7,7 @@
 mod cli;
 mod common;
 
+mod cli_admission;
 mod cli_apply;
 mod cli_bad_input;
 mod cli_engine;

@@ -130,3 +130,29 @@ def test_leases_reissue_expired_items_and_refuse_stale_answers() -> None:
     # Its answer waits for the first item of its batch: held, not handed out again.
     states = [(entry.item, entry.state) for entry in db.leases(now=205.0)]
     assert states == [(first.name, "live"), (second.name, "held")]
+
+
+def test_sample_at_hands_an_expired_item_out_again() -> None:
+    db = seeded()
+    item = db.plan_at(1, now=100.0, lease_seconds=60.0).items[0]
+    assert db.sample_at(now=150.0).plan_item is None
+    again = db.sample_at(now=200.0)
+    assert again.plan_item == item.name and again.lease is not None
+    assert (again.lease.attempt, again.lease.expires) == (2, 260.0)
+    assert again.parent is not None and again.parent.id == item.parent_ids[0]
+    with pytest.raises(evodb.InvalidInput, match="target"):
+        db.sample_at("nope", now=210.0)
+
+
+def test_admit_by_embedding() -> None:
+    db = Database(config={"embeddingThreshold": 0.9}, seed=1)
+    seed = db.add(AddRequest(target_code="x = 1", metrics={"s": 0.1}, embedding=(1.0, 0.0)), now=1.0)
+    near = db.admit_embedding("y = 2", "c.py", [0.95, 0.1])
+    assert (near.verdict, near.of) == ("near-duplicate", seed.id)
+    assert db.admit_embedding("y = 2", "c.py", [0.0, 1.0]).verdict == "evaluate"
+    before = db.to_json()
+    with pytest.raises(evodb.InvalidInput, match="embedding"):
+        db.admit_embedding("y = 2", "c.py", [1.0, 0.0, 0.0])
+    with pytest.raises(evodb.InvalidInput, match="all zeros"):
+        db.add(AddRequest(target_code="z = 3", metrics={"s": 0.2}, embedding=(0.0, 0.0)), now=2.0)
+    assert db.to_json() == before

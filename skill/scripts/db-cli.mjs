@@ -43,6 +43,7 @@ import {
   checkAddFlags,
   checkSeed,
   configFromFlags,
+  embeddingFromFlag,
   engine,
   engineFailure,
   hasDatabase,
@@ -100,6 +101,7 @@ async function addRequest(command, flags) {
     }
   }
   if (flags.targetId !== undefined) addFlags.targetId = flags.targetId;
+  if (flags.embedding !== undefined) addFlags.embedding = flags.embedding;
   return engine(() => addRequestFromFlags(command, addFlags));
 }
 
@@ -269,7 +271,7 @@ async function run({ name, positionals, flags }) {
     case "add":
       return addCommand(dir, flags);
     case "sample":
-      return written(dir, (db) => ({ value: db.sample(flags.target), save: true }), true);
+      return written(dir, (db) => ({ value: db.sampleAt(flags.target, clock(flags)), save: true }), true);
     case "best":
       if (flags.front) {
         if (flags.target !== undefined) throw new Failure(EXIT.usage, "--front prints the whole run's front; leave out --target");
@@ -335,7 +337,9 @@ async function run({ name, positionals, flags }) {
       }
       const code = flags.code ?? (await readFlagText("--codeFile", flags.codeFile));
       const codePath = flags.codePath ?? (flags.codeFile !== undefined && flags.codeFile !== "-" ? flags.codeFile : "");
-      return JSON.stringify(read(dir, (db) => db.admit(code, codePath)));
+      if (flags.embedding === undefined) return JSON.stringify(read(dir, (db) => db.admit(code, codePath)));
+      const embedding = engine(() => embeddingFromFlag(flags.embedding));
+      return JSON.stringify(read(dir, (db) => db.admitEmbedding(code, codePath, embedding)));
     }
     case "notes": {
       const limit = flags.limit === undefined ? null : nonNegativeInteger("--limit", flags.limit, U32_MAX);

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// How many vectors the suite holds; every runner asserts it ran exactly this many.
-pub const VECTOR_COUNT: usize = 89;
+pub const VECTOR_COUNT: usize = 92;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -84,6 +84,8 @@ pub trait Face {
     fn add(&mut self, db: &mut Self::Db, request: &Value, now: f64) -> Result<Value, String>;
     /// `target`: a several-target run's target (`sample-for`); `None` is the plain `sample`.
     fn sample(&mut self, db: &mut Self::Db, target: Option<&str>) -> Result<Value, String>;
+    /// `sample` at `now`: an expired leased item is handed out again in place of a draw.
+    fn sample_at(&mut self, db: &mut Self::Db, target: Option<&str>, now: f64) -> Result<Value, String>;
     fn best(&mut self, db: &Self::Db, target: Option<&str>) -> Result<Value, String>;
     fn info(&mut self, db: &Self::Db) -> Value;
     fn stats(&mut self, db: &Self::Db) -> Value;
@@ -117,6 +119,14 @@ pub trait Face {
     fn remeasure(&mut self, db: &mut Self::Db, request: &Value) -> Result<Value, String>;
     /// `admit`'s verdict (an `Admission`'s JSON).
     fn admit(&mut self, db: &Self::Db, code: &str, code_path: &str) -> Value;
+    /// `admit` by the caller's embedding (an `Admission`'s JSON, or the error's code).
+    fn admit_embedding(
+        &mut self,
+        db: &Self::Db,
+        code: &str,
+        code_path: &str,
+        embedding: &[f64],
+    ) -> Result<Value, String>;
 }
 
 /// A `planAt` op's arguments.
@@ -178,6 +188,9 @@ impl Face for Native {
     fn plan(&mut self, db: &mut Database, n: u32, frozen: &[u32], boosted: &[u32]) -> Result<Value, String> {
         db.plan(n, frozen, boosted).map(|plan| json!(plan)).map_err(|e| e.code().into())
     }
+    fn sample_at(&mut self, db: &mut Database, target: Option<&str>, now: f64) -> Result<Value, String> {
+        db.sample_at(target, now).map(|sample| json!(sample)).map_err(|e| e.code().into())
+    }
     fn plan_at(&mut self, db: &mut Database, p: &PlanAt) -> Result<Value, String> {
         db.plan_at(p.n, &p.frozen, &p.boosted, p.now, p.lease_seconds)
             .map(|plan| json!(plan))
@@ -227,6 +240,15 @@ impl Face for Native {
     fn admit(&mut self, db: &Database, code: &str, code_path: &str) -> Value {
         json!(db.admit(code, code_path))
     }
+    fn admit_embedding(
+        &mut self,
+        db: &Database,
+        code: &str,
+        code_path: &str,
+        embedding: &[f64],
+    ) -> Result<Value, String> {
+        db.admit_embedding(code, code_path, embedding).map(|admission| json!(admission)).map_err(|e| e.code().into())
+    }
 }
 
 /// What replaying a vector produced; `database_text` is the exact `to_json()` output.
@@ -272,6 +294,7 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
     let outcome = match op["op"].as_str().expect("every op has an `op` name") {
         "add" => face.add(db, &op["request"], op["now"].as_f64().expect("add ops carry `now`")),
         "sample" => face.sample(db, op["target"].as_str()),
+        "sampleAt" => face.sample_at(db, op["target"].as_str(), op["now"].as_f64().expect("sampleAt ops carry `now`")),
         "best" => face.best(db, op["target"].as_str()),
         "info" => Ok(face.info(db)),
         "stats" => Ok(face.stats(db)),
@@ -305,7 +328,17 @@ fn apply<F: Face>(face: &mut F, db: &mut F::Db, op: &Value) -> Value {
         "lineage" => Ok(face.lineage(db, op["id"].as_str().expect("lineage ops carry `id`"))),
         "note" => face.note(db, &op["request"]),
         "remeasure" => face.remeasure(db, &op["request"]),
-        "admit" => Ok(face.admit(db, op["code"].as_str().unwrap_or(""), op["codePath"].as_str().unwrap_or(""))),
+        "admit" => {
+            let (code, code_path) = (op["code"].as_str().unwrap_or(""), op["codePath"].as_str().unwrap_or(""));
+            match op.get("embedding") {
+                Some(embedding) => {
+                    let embedding: Vec<f64> =
+                        serde_json::from_value(embedding.clone()).expect("an admit's embedding is a list of numbers");
+                    face.admit_embedding(db, code, code_path, &embedding)
+                }
+                None => Ok(face.admit(db, code, code_path)),
+            }
+        }
         "notes" => {
             Ok(face.notes(db, op["target"].as_str(), op["kind"].as_str(), op["limit"].as_u64().map(|n| n as u32)))
         }

@@ -413,5 +413,6 @@ pub fn all() -> Vec<Vector> {
     .chain(crate::worker_specs::operator_policy())
     .chain(crate::objective_specs::all())
     .chain(crate::worker_specs::leases_vectors())
+    .chain(crate::worker_specs::admission_by_embedding())
     .collect()
 }

@@ -176,6 +176,9 @@ impl Face for Recorder {
             Some(_) => self.answer("[method]database.sample-for", vec![json!(target)], db.sample_for(target)),
         }
     }
+    fn sample_at(&mut self, db: &mut Database, target: Option<&str>, now: f64) -> Result<Value, String> {
+        self.answer("[method]database.sample-at", vec![json!(target), json!(now)], db.sample_at(target, now))
+    }
     fn best(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
         match target {
             None => self.answer("[method]database.best", vec![], Ok(db.best())),
@@ -265,6 +268,20 @@ impl Face for Recorder {
     fn admit(&mut self, db: &Database, code: &str, code_path: &str) -> Value {
         let admission = db.admit(code, code_path);
         self.answer("[method]database.admit", vec![json!(code), json!(code_path)], Ok(admission)).expect("infallible")
+    }
+    fn admit_embedding(
+        &mut self,
+        db: &Database,
+        code: &str,
+        code_path: &str,
+        embedding: &[f64],
+    ) -> Result<Value, String> {
+        let admission = db.admit_embedding(code, code_path, embedding);
+        self.answer(
+            "[method]database.admit-embedding",
+            vec![json!(code), json!(code_path), json!(embedding)],
+            admission,
+        )
     }
 }
 

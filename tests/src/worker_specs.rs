@@ -214,7 +214,7 @@ fn answer(id: &str, (item, parent): &(String, String), token: Option<&str>, scor
     }
 }
 
-/// Issue 41 (leases, vectors 77–79): items handed out under leases carry `{token, expires,
+/// Issue 41 (leases, vectors 85–88): items handed out under leases carry `{token, expires,
 /// attempt}`; the next plan hands an expired, unanswered item out again first (same item, a new
 /// token, the next attempt, counted toward `n`); an answer under a stale or missing token is
 /// refused and changes nothing; a heartbeat extends a lease; every step replays from the events.
@@ -306,5 +306,98 @@ pub(crate) fn leases_vectors() -> Vec<Vector> {
         config,
         ops,
     );
-    vec![expiry, stale, beats]
+
+    let config = json!({"numIslands": 2, "operators": {}});
+    let seeded = vec![add(req("p0", "0", 0.5), T0), add(req("p1", "p0", 0.6), T0 + 1.0)];
+    let first = plan_at(2, T0 + 10.0, Some(60.0));
+    let items = handed_out(&config, &[seeded.clone(), vec![first.clone()]].concat());
+    let mut ops = seeded;
+    ops.extend([
+        first,
+        sample_at(None, T0 + 30.0),
+        sample_at(None, T0 + 100.0),
+        add(answer("killed", &items[0], Some(&token(&items[0], 1)), 0.9), T0 + 101.0),
+        add(answer("c0", &items[0], Some(&token(&items[0], 2)), 0.7), T0 + 102.0),
+        sample_at(Some("nope"), T0 + 103.0),
+        sample_at(None, T0 + 103.0),
+        sample_at(None, T0 + 104.0),
+        leases(T0 + 104.0),
+        add(answer("c1", &items[1], Some(&token(&items[1], 2)), 0.65), T0 + 105.0),
+        op("events"),
+        op("snapshot"),
+    ]);
+    let sampled = vector(
+        "leases-sample-reissues-expired",
+        "sample at a time: while every lease is live it draws; once an item's lease expired unanswered it hands \
+         that item out again instead (planItem, the same parent, island and operator, a new token, attempt 2) and \
+         records the time; the old token's answer is refused; with none expired it draws again",
+        config,
+        ops,
+    );
+    vec![expiry, stale, beats, sampled]
+}
+
+/// `sampleAt`: `sample` (of `target`) at `now`.
+fn sample_at(target: Option<&str>, now: f64) -> Value {
+    let mut op = json!({"op": "sampleAt", "now": now});
+    if let Some(target) = target {
+        op["target"] = json!(target);
+    }
+    op
+}
+
+/// Issue 41 (admission by the caller's own embedding, vectors 89–90): adds keep their
+/// `embedding`; `admit` with an embedding finds an exact duplicate by the code, else a
+/// near-duplicate of the live program whose stored embedding is closest by cosine similarity
+/// (at least `embeddingThreshold`), else `evaluate`; programs added without one are compared by
+/// code only; an embedding that is empty, all zeros or of another length than the run's is
+/// refused (add and admit alike) and changes nothing.
+pub(crate) fn admission_by_embedding() -> Vec<Vector> {
+    let admit =
+        |code: &str, embedding: Value| json!({"op": "admit", "code": code, "codePath": "c.py", "embedding": embedding});
+    let embedded = |request: Value, embedding: Value| with(request, "embedding", embedding);
+    let body = "def f(items):\n    total = 0\n    for x in items:\n        total += x * x\n    return total\n";
+    let other = "def g(items):\n    return sorted(set(items))\n";
+    let ops = vec![
+        admit(body, json!([1, 0, 0])),
+        add(embedded(with(req("p0", "0", 0.5), "targetCode", json!(body)), json!([1, 0, 0])), T0),
+        add(req("p1", "p0", 0.6), T0 + 1.0),
+        admit(
+            "def f(items):  # the same code\n    total = 0\n    for x in items:\n        total += x * x\n    return total\n",
+            json!([0, 1, 0]),
+        ),
+        admit(other, json!([0.99, 0.05, 0])),
+        admit(other, json!([0.6, 0.8, 0])),
+        add(embedded(req("p2", "p1", 0.7), json!([0, 2, 0])), T0 + 2.0),
+        admit(other, json!([0.1, 0.99, 0])),
+        admit(other, json!([-1, 0, 0])),
+        op("events"),
+        op("snapshot"),
+    ];
+    let verdicts = vector(
+        "admission-by-embedding",
+        "admit with the caller's embedding: duplicate by the code, else near-duplicate of the closest stored \
+         embedding by cosine similarity from embeddingThreshold, else evaluate; adds keep their embedding",
+        json!({"numIslands": 2, "embeddingThreshold": 0.95}),
+        ops,
+    );
+    let ops = vec![
+        add(embedded(req("p0", "0", 0.5), json!([0.5, 0.5])), T0),
+        add(embedded(req("p1", "p0", 0.6), json!([0.5, 0.5, 0.5])), T0 + 1.0),
+        add(embedded(req("p2", "p0", 0.6), json!([])), T0 + 2.0),
+        add(embedded(req("p3", "p0", 0.6), json!([0, 0])), T0 + 3.0),
+        admit(body, json!([1, 2, 3])),
+        admit(body, json!([0, 0])),
+        admit(body, json!([])),
+        add(embedded(req("p4", "p0", 0.6), json!([0.25, -1])), T0 + 4.0),
+        op("snapshot"),
+    ];
+    let refused = vector(
+        "embedding-bad-input-changes-nothing",
+        "an embedding of another length than the run's, empty or all zeros is refused by add and admit alike, \
+         naming embedding; nothing changes",
+        json!({"numIslands": 1}),
+        ops,
+    );
+    vec![verdicts, refused]
 }

@@ -32,7 +32,7 @@ for field, value in {"id": None, "code-path": "/src/f.py", "target-code": "def f
                      "status": "accepted", "reason": None, "operator": None, "plan-item": None, "token": None,
                      "branch": None, "commit": None, "target": None, "decide": False, "model": None,
                      "tokens-in": None, "tokens-out": None, "cost-usd": None, "eval-seconds": None,
-                     "origin": None, "parents": [], "instance-scores": []}.items():
+                     "origin": None, "parents": [], "instance-scores": [], "embedding": None}.items():
     setattr(request, field, value)
 outcome = add(store, db, request, 1700000000.0)
 parent = sample(store, db).parent

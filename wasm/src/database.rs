@@ -84,6 +84,19 @@ impl Database {
         to_js(&self.inner.sample_for(target.as_deref()).map_err(to_js_error)?)
     }
 
+    /// `db.sampleAt(target, now)`: `sample` at time `now` (seconds). A leased plan item whose
+    /// lease expired unanswered (its worker died) is handed out again in place of a draw: the
+    /// sample then carries its `planItem` and a new `lease` to answer it with.
+    ///
+    /// ```js
+    /// const s = db.sampleAt(undefined, Date.now() / 1000);
+    /// if (s.planItem) db.add({ ...candidate, planItem: s.planItem, token: s.lease.token }, now);
+    /// ```
+    #[wasm_bindgen(js_name = sampleAt, unchecked_return_type = "Sample")]
+    pub fn sample_at(&mut self, target: Option<String>, now: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.sample_at(target.as_deref(), now).map_err(to_js_error)?)
+    }
+
     /// `db.best(target?)`: `{id, codePath, targetCode, metrics, changes, iterationFound}` or
     /// `null`; with `target`, that target's best.
     ///
@@ -305,6 +318,24 @@ impl Database {
     #[wasm_bindgen(unchecked_return_type = "Admission")]
     pub fn admit(&self, code: &str, #[wasm_bindgen(js_name = codePath)] code_path: &str) -> Result<JsValue, JsValue> {
         to_js(&self.inner.admit(code, code_path))
+    }
+
+    /// `db.admitEmbedding(code, codePath, embedding)`: `admit` by your own embedding of the code
+    /// (numbers; the same model and length as the adds' `embedding`): near-duplicates by cosine
+    /// similarity. Throws for an embedding that is empty, not finite, all zeros or of another length.
+    ///
+    /// ```js
+    /// db.add({ ...seed, embedding: await embed(seed.targetCode) }, now);
+    /// const { verdict } = db.admitEmbedding(code, "c.py", await embed(code));
+    /// ```
+    #[wasm_bindgen(js_name = admitEmbedding, unchecked_return_type = "Admission")]
+    pub fn admit_embedding(
+        &self,
+        code: &str,
+        #[wasm_bindgen(js_name = codePath)] code_path: &str,
+        embedding: Vec<f64>,
+    ) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.admit_embedding(code, code_path, &embedding).map_err(to_js_error)?)
     }
 
     /// `db.recordEvents(on)`: start (or stop) recording events; `db.takeEvents()` drains them.

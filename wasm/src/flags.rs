@@ -1,6 +1,6 @@
 //! The command-line rules the Node drop-in shares with `evodb`: `configFromFlags` (init's flags →
 //! the config), `checkAddFlags` and `addRequestFromFlags` (`seed`'s and `add`'s flags → the add
-//! request) and `checkSeed` (the PRNG seed's range). All are the core's; this only translates.
+//! request), `embeddingFromFlag` (`--embedding`'s text) and `checkSeed` (the PRNG seed's range). All are the core's; this only translates.
 
 use evodb_core::{AddCommand, AddFlags, ConfigFlags, Database, FlagError};
 use wasm_bindgen::prelude::*;
@@ -52,6 +52,17 @@ pub fn add_request_from_flags(
     let flags: AddFlags = serde_json::from_str(&stringify(&flags)?)
         .map_err(|e| error("invalid-input", &format!("invalid input: the flags are not AddFlags ({e})")))?;
     to_js(&evodb_core::add_request_from_flags(add_command(command)?, &flags).map_err(flag_error)?)
+}
+
+/// `embeddingFromFlag(text)`: `--embedding`'s JSON text as the list of numbers it gives; throws
+/// an `EvodbError` (`invalid-input`) for text that is no such list.
+///
+/// ```js
+/// embeddingFromFlag("[0.5, -1]"); // [0.5, -1]
+/// ```
+#[wasm_bindgen(js_name = embeddingFromFlag)]
+pub fn embedding_from_flag(text: &str) -> Result<Vec<f64>, JsValue> {
+    evodb_core::embedding_from_flag(text).map_err(flag_error)
 }
 
 /// `configFromFlags(flags, program)`: the config JSON text `init`'s flags give, for

@@ -29,6 +29,7 @@ function apply(db, op) {
   switch (op.op) {
     case "add": return [db, db.add(op.request, op.now)];
     case "sample": return [db, db.sample(op.target ?? undefined)];
+    case "sampleAt": return [db, db.sampleAt(op.target ?? undefined, op.now)];
     case "best": return [db, db.best(op.target ?? undefined)];
     case "info": return [db, db.info()];
     case "stats": return [db, db.stats()];
@@ -43,7 +44,7 @@ function apply(db, op) {
     case "validate": return [db, Database.validate(op.text)];
     case "note": return [db, db.note(op.request)];
     case "remeasure": return [db, db.remeasure(op.request)];
-    case "admit": return [db, db.admit(op.code, op.codePath)];
+    case "admit": return [db, op.embedding ? db.admitEmbedding(op.code, op.codePath, op.embedding) : db.admit(op.code, op.codePath)];
     case "notes": return [db, db.notes(op.target ?? null, op.kind ?? null, op.limit ?? null)];
     case "policy": return [db, policyCheck(op.changed, op.target, op.protected ?? undefined)];
     case "reload": {

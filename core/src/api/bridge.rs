@@ -115,7 +115,7 @@ macro_rules! face_shapes {
                 AddRequest = AddRequest {
                     id, code_path, target_code, parent_id, metrics, changes, island, status, reason, operator,
                     plan_item, token, branch, commit, target, decide, model, tokens_in, tokens_out, cost_usd, eval_seconds,
-                    origin, parents, instance_scores
+                    origin, parents, instance_scores, embedding
                 },
                 AddOutcome = AddOutcome {
                     id, metrics, best_program_id, best_metrics, last_iteration, warnings, status, cached, cell
@@ -124,7 +124,7 @@ macro_rules! face_shapes {
                 Inspiration = Inspiration { id, metrics, changes },
                 Sample = SampleResult {
                     parent, inspirations, operator, island, second_parent, donor_island, forced_by, island_name,
-                    island_description, donor_island_name, notes, target, parent_fitness
+                    island_description, donor_island_name, notes, target, parent_fitness, plan_item, lease
                 },
                 BestProgram = BestProgram { id, code_path, target_code, metrics, changes, iteration_found },
                 Info = DatabaseInfo {

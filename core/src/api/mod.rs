@@ -7,6 +7,7 @@
 //! it, and it uses none of them.
 
 mod bridge;
+mod embedding;
 mod git_names;
 mod ideas;
 mod kinds;
@@ -19,6 +20,8 @@ mod stats;
 mod target_results;
 
 pub use bridge::{IntoCore, IntoFace};
+pub use embedding::MAX_EMBEDDING_LENGTH;
+pub(crate) use embedding::embedding_problem;
 pub use git_names::{MAX_BRANCH_BYTES, branch_problem, commit_problem};
 pub use ideas::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, IDEA_SCORE_RANGE, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission,

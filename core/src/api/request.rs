@@ -98,6 +98,10 @@ pub struct AddRequest {
     /// reports per-instance coverage in any mode).
     #[serde(default, skip_serializing_if = "Metrics::is_empty")]
     pub instance_scores: Metrics,
+    /// The caller's own embedding of the candidate (any model, every add of a run the same
+    /// length), kept with the program so that `admit` with an embedding compares against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<Vec<f64>>,
 }
 
 /// The longest model name an add takes.
@@ -143,6 +147,7 @@ impl AddRequest {
             origin: None,
             parents: Vec::new(),
             instance_scores: Metrics::default(),
+            embedding: None,
         }
     }
 
@@ -189,6 +194,9 @@ impl AddRequest {
             {
                 return Err(Error::input(field, format!("is {value}; pass a finite number of at least 0")));
             }
+        }
+        if let Some(embedding) = &self.embedding {
+            super::embedding_problem(embedding).map_err(|why| Error::input("embedding", why))?;
         }
         if self.decide && self.status != Status::Accepted {
             return Err(Error::input(

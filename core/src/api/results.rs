@@ -85,6 +85,12 @@ pub struct Sample {
     /// under the playbook's rule (`add --decide`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_fitness: Option<f64>,
+    /// A leased plan item whose lease expired, handed out again by this sample (`sample_at`):
+    /// answer it with `add --planItem` and this lease's token, like a plan item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan_item: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<crate::api::Lease>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -183,6 +183,11 @@ pub struct Config {
     /// near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub near_duplicate: Option<f64>,
+    /// `admit` with the caller's embedding: the cosine similarity (0–1) from which a candidate
+    /// is a near-duplicate of a live program with a stored embedding. Absent: `nearDuplicate`,
+    /// else `DEFAULT_NEAR_DUPLICATE` (0.9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embedding_threshold: Option<f64>,
     /// `aware`: sampling and planning account for parents handed out and not yet answered
     /// (`in_flight_penalty`); `ignore` (the default) is the seed's.
     #[serde(skip_serializing_if = "PendingMode::is_ignore")]
@@ -322,6 +327,7 @@ impl Default for Config {
             operators: None,
             dedupe: false,
             near_duplicate: None,
+            embedding_threshold: None,
             pending: PendingMode::Ignore,
             operator_policy: OperatorPolicy::Weights,
             lease_seconds: None,
@@ -407,6 +413,9 @@ impl Config {
         unit_interval("explorationRatio", self.exploration_ratio)?;
         if let Some(threshold) = self.near_duplicate {
             unit_interval("nearDuplicate", threshold)?;
+        }
+        if let Some(threshold) = self.embedding_threshold {
+            unit_interval("embeddingThreshold", threshold)?;
         }
         if self.operator_policy == OperatorPolicy::Ucb && self.operators.is_none() {
             return Err(Error::config(

@@ -68,6 +68,12 @@ pub enum Event {
         /// The target the sample was asked for (`sample --target`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<String>,
+        /// The expired plan item the sample handed out again (`sample_at`), and the time it
+        /// was asked at; both absent for a fresh draw.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plan_item: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        now: Option<f64>,
     },
     /// A synergy candidate's result, recorded against every target it combines.
     Synergy {

@@ -69,6 +69,9 @@ pub struct Program {
     /// Per-instance scores (`add --instanceScores`): instance id → score, higher is better.
     #[serde(skip_serializing_if = "Metrics::is_empty")]
     pub instance_scores: Metrics,
+    /// The caller's embedding of the code (`add --embedding`), for `admit --embedding`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<Arc<[f64]>>,
 }
 
 impl Program {

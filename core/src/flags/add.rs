@@ -80,6 +80,8 @@ pub struct AddFlags {
     pub eval_seconds: Option<f64>,
     /// `--instanceScores`: JSON text, instance id → score.
     pub instance_scores: Option<String>,
+    /// `--embedding`: JSON text, a list of numbers ([`embedding_from_flag`]).
+    pub embedding: Option<String>,
 }
 
 /// The request `flags` give `command`, checked with the engine's own rules (errors name the
@@ -114,6 +116,7 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
             "--metrics is not valid JSON ({e}); pass an object of finite numbers, e.g. --metrics '{{\"score\": 0.8}}'"
         ))
     })?;
+    let embedding = flags.embedding.as_deref().map(embedding_from_flag).transpose()?;
     let changes = flags.changes.as_deref().map(|text| match flags.changes_from_file {
         true => without_final_newline(text),
         false => text,
@@ -145,6 +148,7 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
         ("tokensOut", flags.tokens_out.map(Into::into)),
         ("costUsd", flags.cost_usd.map(Into::into)),
         ("evalSeconds", flags.eval_seconds.map(Into::into)),
+        ("embedding", embedding.map(Into::into)),
     ];
     for (key, value) in optional {
         if let Some(value) = value {
@@ -163,6 +167,23 @@ pub fn add_request_from_flags(command: AddCommand, flags: &AddFlags) -> Result<A
     let request = AddRequest::from_json(&request.to_string()).map_err(|e| FlagError::BadInput(e.to_string()))?;
     request.validate().map_err(|e| FlagError::BadInput(e.to_string()))?;
     Ok(request)
+}
+
+/// `--embedding`'s text (of `add`, `seed` and `admit`) as the vector it gives: a JSON list of
+/// numbers. Only its form is checked here; the engine checks the numbers (finite, not all zeros,
+/// the run's length).
+///
+/// ```
+/// assert_eq!(evodb_core::embedding_from_flag("[0.5, -1, 2e-3]").unwrap(), [0.5, -1.0, 0.002]);
+/// assert!(evodb_core::embedding_from_flag("0.5, 1").unwrap_err().to_string().contains("--embedding '[0.12"));
+/// ```
+pub fn embedding_from_flag(text: &str) -> Result<Vec<f64>, FlagError> {
+    serde_json::from_str(text).map_err(|e| {
+        FlagError::BadInput(format!(
+            "--embedding is not a JSON list of numbers ({e}); pass your model's vector of the code, e.g. \
+             --embedding '[0.12, -0.5, 0.33]'"
+        ))
+    })
 }
 
 /// A description or note read from a file ends where its text does: the file's final newline

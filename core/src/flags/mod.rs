@@ -7,7 +7,7 @@ mod add;
 mod init;
 mod playbook;
 
-pub use add::{AddCommand, AddFlags, add_request_from_flags, without_final_newline};
+pub use add::{AddCommand, AddFlags, add_request_from_flags, embedding_from_flag, without_final_newline};
 pub use init::{ConfigFile, ConfigFlags, config_from_flags};
 pub use playbook::config_from_playbook;
 

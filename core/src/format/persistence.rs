@@ -84,6 +84,7 @@ pub(crate) struct StoredProgram {
     pub(crate) parents: Vec<String>,
     #[serde(default)]
     pub(crate) instance_scores: Metrics,
+    pub(crate) embedding: Option<Vec<f64>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -251,6 +252,7 @@ pub(crate) fn restore(stored: StoredDatabase) -> Result<Database> {
             origin: p.origin,
             parents: p.parents,
             instance_scores: p.instance_scores,
+            embedding: restore_embedding(&key, p.embedding)?,
         };
         let target = restore_target(&db.config, &key, &program)?;
         let objectives = db.config.selection.has_objectives().then(|| db.config.stored_objectives(&program.metrics));
@@ -348,6 +350,14 @@ fn restore_target(config: &Config, key: &str, program: &Program) -> Result<crate
         )));
     }
     Ok(scope)
+}
+
+/// A stored embedding is one `add --embedding` could have given.
+fn restore_embedding(key: &str, embedding: Option<Vec<f64>>) -> Result<Option<Arc<[f64]>>> {
+    let Some(embedding) = embedding else { return Ok(None) };
+    crate::api::embedding_problem(&embedding)
+        .map_err(|why| Error::corrupt(format!("`programs.{key}.embedding` {why}")))?;
+    Ok(Some(embedding.into()))
 }
 
 /// A stored cell must fit the configured dimensions; a program stored before dimensions were

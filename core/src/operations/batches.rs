@@ -87,7 +87,7 @@ impl Database {
             return self.plan_idea_round(frozen, boosted);
         }
         let reissued = match now {
-            Some(now) => self.reissue_expired(n, frozen, now, seconds),
+            Some(now) => self.reissue_expired(n, |island| !frozen.contains(&island), now, seconds),
             None => Vec::new(),
         };
         let fresh = n - reissued.len() as u32;

@@ -48,6 +48,9 @@ impl Database {
             return Ok(self.answer_pruned_retry(&request));
         }
         self.check_parent_order(&request)?;
+        if let Some(embedding) = &request.embedding {
+            self.check_embedding_length("embedding", embedding)?;
+        }
         let planned = match &request.plan_item {
             Some(name) => {
                 let (index, item) = self.pending_item(name)?;
@@ -192,6 +195,7 @@ impl Database {
             origin: request.origin,
             parents: request.parents,
             instance_scores: request.instance_scores,
+            embedding: request.embedding.map(Arc::from),
         };
         let (id, metrics) = (program.id.clone(), program.metrics.clone());
         let archive_before = self.archive_watch();

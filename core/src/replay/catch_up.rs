@@ -36,6 +36,8 @@ struct Answer {
 struct Sampled {
     #[serde(default)]
     target: Option<String>,
+    #[serde(default)]
+    now: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -168,7 +170,8 @@ impl Input {
     fn apply(self, db: &mut Database) -> Result<()> {
         match self {
             Input::Answer(answer) => db.add(answer.request, answer.now).map(drop),
-            Input::Sampled(Sampled { target }) => db.sample_for(target.as_deref()).map(drop),
+            Input::Sampled(Sampled { target, now: None }) => db.sample_for(target.as_deref()).map(drop),
+            Input::Sampled(Sampled { target, now: Some(now) }) => db.sample_at(target.as_deref(), now).map(drop),
             Input::Noted(Noted { request }) => db.note(request).map(drop),
             Input::Remeasured(Remeasured { id, metrics }) => {
                 db.remeasure(crate::api::RemeasureRequest { id, metrics }).map(drop)

@@ -71,7 +71,8 @@ fn rerun(db: &mut Database, events: &[Event], offset: usize) -> Result<Vec<Optio
                 | Event::Cached { request, now, .. }
                 | Event::Held { request, now, .. }
                 | Event::Synergy { request, now, .. } => db.add(request.clone(), *now).map(drop),
-                Event::Sampled { target, .. } => db.sample_for(target.as_deref()).map(drop),
+                Event::Sampled { target, now: None, .. } => db.sample_for(target.as_deref()).map(drop),
+                Event::Sampled { target, now: Some(now), .. } => db.sample_at(target.as_deref(), *now).map(drop),
                 Event::Planned { n, frozen, boosted, now: None, .. } => db.plan(*n, frozen, boosted).map(drop),
                 Event::Planned { n, frozen, boosted, now: Some(now), lease_seconds, .. } => {
                     db.plan_at(*n, frozen, boosted, *now, *lease_seconds).map(drop)

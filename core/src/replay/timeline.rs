@@ -262,6 +262,7 @@ fn added(program: &Program, island: u32, fitness: f64) -> Event {
             origin: program.origin,
             parents: program.parents.clone(),
             instance_scores: program.instance_scores.clone(),
+            embedding: program.embedding.as_deref().map(<[f64]>::to_vec),
         },
         now: program.timestamp,
         released: false,

@@ -4,6 +4,7 @@
 //! language family of the file's extension), `near-duplicate` when their token shingles are
 //! alike beyond `nearDuplicate` in the config (`similarity`, estimated by MinHash), else
 //! `evaluate`. It reads only: nothing is counted against the budget, nothing is recorded.
+//! A caller with its own embeddings compares those instead (`rules/embedding.rs`).
 
 use crate::api::{Admission, AdmissionVerdict};
 use crate::database::Database;
@@ -61,6 +62,19 @@ impl Database {
                 similarity,
             },
         }
+    }
+}
+
+impl Database {
+    /// The live program whose code equals `code` once normalised (`admit`'s `duplicate`).
+    pub(super) fn duplicate_of(&self, code: &str, code_path: &str) -> Option<&str> {
+        let family = Family::of(code_path);
+        let normalised = normalised_code(code, family);
+        self.programs()
+            .find(|program| {
+                normalised_code(&program.target_code, Family::of(&program.code_path).or(family)) == normalised
+            })
+            .map(|program| &*program.id)
     }
 }
 

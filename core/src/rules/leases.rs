@@ -1,8 +1,8 @@
 //! `leases`: plan items handed out under a lease (issue 41). `plan` with a lease length gives
 //! each item a token and an expiry (`first_lease`); `heartbeat` pushes the expiry on; the answer
 //! must name the current token (`check_token`), so an answer from a worker whose item was handed
-//! out again is refused and no item is applied twice; the next `plan` hands an expired,
-//! unanswered item out again (`reissue_expired`): same name and content, a new token, the next
+//! out again is refused and no item is applied twice; the next `plan` or `sample` (`sample_at`)
+//! hands an expired, unanswered item out again (`reissue_expired`): same name and content, a new token, the next
 //! attempt. The time is the host's `now`, an input recorded in the event: no clock here.
 //!
 //! Tokens come from the seed, the item's name and the attempt (FNV-1a, like an answer's id from
@@ -14,7 +14,7 @@ use crate::database::{Database, Event, ItemLease, PendingItem};
 use crate::error::{Error, Result};
 use crate::rng::DetRng;
 
-fn check_now(now: f64) -> Result<()> {
+pub(crate) fn check_now(now: f64) -> Result<()> {
     match now.is_finite() {
         true => Ok(()),
         false => Err(Error::input("now", format!("is {now}; pass the current time in seconds"))),
@@ -82,17 +82,24 @@ impl Database {
         Ok(())
     }
 
-    /// `reissue_expired`: up to `n` expired, unanswered leased items (in plan order, none on a
-    /// frozen island) handed out again: same item, a new token, the next attempt, a lease from
-    /// `now` of `seconds` (else the item's own length).
-    pub(crate) fn reissue_expired(&mut self, n: u32, frozen: &[u32], now: f64, seconds: Option<f64>) -> Vec<PlanItem> {
+    /// `reissue_expired`: up to `n` expired, unanswered leased items (in plan order, only on
+    /// islands `open` lets through) handed out again: same item, a new token, the next attempt,
+    /// a lease from `now` of `seconds` (else the item's own length). `plan` reissues first
+    /// (`open`: not frozen), and so does `sample` (`sample_at`: one item, of the target asked for).
+    pub(crate) fn reissue_expired(
+        &mut self,
+        n: u32,
+        open: impl Fn(u32) -> bool,
+        now: f64,
+        seconds: Option<f64>,
+    ) -> Vec<PlanItem> {
         let seed = self.seed;
         let mut items = Vec::new();
         for item in &mut self.pending {
             if items.len() == n as usize {
                 break;
             }
-            if item.lease_state(now) != Some(LeaseState::Expired) || frozen.contains(&item.island) {
+            if item.lease_state(now) != Some(LeaseState::Expired) || !open(item.island) {
                 continue;
             }
             let Some(lease) = item.lease.as_mut() else { continue };

@@ -8,6 +8,7 @@
 
 mod admission;
 mod attribution;
+mod embedding;
 mod fold_measurement;
 mod ideas;
 mod in_flight;

@@ -2,12 +2,13 @@
 
 use smallvec::SmallVec;
 
-use crate::api::{Inspiration, Sample, SampledParent};
+use crate::api::{Inspiration, PlanItem, Sample, SampledParent};
 use crate::config::{InspirationScope, Scope};
 use crate::database::Database;
 use crate::database::Event;
 use crate::error::Result;
 use crate::rng::Ranks;
+use crate::rules::leases::check_now;
 
 impl Database {
     /// Draws a parent and inspirations. Draw order (it is part of the format): the exploration
@@ -56,10 +57,50 @@ impl Database {
                 island: sample.island,
                 parent_id: sample.parent.as_ref().map(|p| p.id.to_string()),
                 target: target.clone().filter(|_| named.is_some()),
+                plan_item: None,
+                now: None,
             });
         }
         sample.target = target;
         Ok(sample)
+    }
+
+    /// `sample_at`: [`Database::sample_for`] at time `now` (the host's seconds). When a leased
+    /// plan item's lease has expired unanswered (its worker died), the sample hands that item
+    /// out again instead of drawing: the first such item in plan order (of `target`'s islands
+    /// when one is named), with its name (`planItem`), parents, island and operator as planned,
+    /// a new token and the next attempt (`lease`), for a lease of the item's own length. No
+    /// draw is made then; otherwise this is `sample_for`, and `now` is not recorded.
+    ///
+    /// ```
+    /// use evodb_core::{AddRequest, Config, Database, Metrics};
+    /// let mut db = Database::new(Config::default(), 5).unwrap();
+    /// db.add(AddRequest::seed("/f.py", "v0", Metrics::new([("s", 0.5)]).unwrap()), 1.0).unwrap();
+    /// let item = db.plan_at(1, &[], &[], 100.0, Some(60.0)).unwrap().items.remove(0);
+    /// assert!(db.sample_at(None, 150.0).unwrap().plan_item.is_none()); // still leased: a fresh draw
+    /// let again = db.sample_at(None, 200.0).unwrap(); // expired at 160: handed out again
+    /// assert_eq!(again.plan_item.as_deref(), Some(item.name.as_str()));
+    /// assert_eq!(again.lease.as_ref().map(|l| (l.attempt, l.expires)), Some((2, 260.0)));
+    /// ```
+    pub fn sample_at(&mut self, target: Option<&str>, now: f64) -> Result<Sample> {
+        check_now(now)?;
+        let named = self.config.scope_of("target", target)?;
+        let islands = self.config.scope_islands(named);
+        let Some(item) = self.reissue_expired(1, |island| islands.contains(&island), now, None).pop() else {
+            return self.sample_for(target);
+        };
+        let target_named = self.config.target_id(named).map(str::to_string);
+        if self.recording() {
+            self.emit(Event::Sampled {
+                operator: Some(item.operator),
+                island: Some(item.island),
+                parent_id: item.parent_ids.first().cloned(),
+                target: target_named,
+                plan_item: Some(item.name.clone()),
+                now: Some(now),
+            });
+        }
+        Ok(Sample::from(item))
     }
 
     /// `island` when it is in the scope, else the scope's island in the same position of the
@@ -205,5 +246,28 @@ impl Database {
         }
         chosen.retain(|slot| !parents.contains(&Some(*slot)));
         chosen
+    }
+}
+
+impl From<PlanItem> for Sample {
+    /// A plan item handed out again by `sample_at`: what the item carried, as a sample.
+    fn from(item: PlanItem) -> Sample {
+        Sample {
+            parent: item.parent,
+            inspirations: item.inspirations,
+            operator: Some(item.operator),
+            island: Some(item.island),
+            second_parent: item.second_parent,
+            donor_island: item.donor_island,
+            forced_by: item.forced_by,
+            island_name: item.island_name,
+            island_description: item.island_description,
+            donor_island_name: item.donor_island_name,
+            notes: item.notes,
+            target: item.target,
+            parent_fitness: item.parent_fitness,
+            plan_item: Some(item.name),
+            lease: item.lease,
+        }
     }
 }

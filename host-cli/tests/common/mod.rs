@@ -78,6 +78,10 @@ impl Face for Wasmtime {
             }
         }
     }
+    fn sample_at(&mut self, db: &mut ResourceAny, target: Option<&str>, now: f64) -> Result<Value, String> {
+        let out = self.guest.database().call_sample_at(&mut self.store, *db, target, now).expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
+    }
     fn best(&mut self, db: &ResourceAny, target: Option<&str>) -> Result<Value, String> {
         let calls = self.guest.database();
         match target {
@@ -176,5 +180,19 @@ impl Face for Wasmtime {
     }
     fn admit(&mut self, db: &ResourceAny, code: &str, code_path: &str) -> Value {
         shape(self.guest.database().call_admit(&mut self.store, *db, code, code_path).expect("no trap"))
+    }
+    fn admit_embedding(
+        &mut self,
+        db: &ResourceAny,
+        text: &str,
+        code_path: &str,
+        embedding: &[f64],
+    ) -> Result<Value, String> {
+        let out = self
+            .guest
+            .database()
+            .call_admit_embedding(&mut self.store, *db, text, code_path, embedding)
+            .expect("no trap");
+        out.map(shape).map_err(|e| code(&e))
     }
 }

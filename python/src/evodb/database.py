@@ -179,6 +179,13 @@ class Database:
         result: SampleResult = lift(SampleResult, self._call("[method]database.sample-for", target))
         return result
 
+    def sample_at(self, target: Optional[str] = None, now: Optional[float] = None) -> SampleResult:
+        """`sample_for` at time `now` (defaults to the clock): a leased plan item whose lease
+        expired unanswered is handed out again (its `plan_item`, a new `lease`) in place of a draw."""
+        when = time.time() if now is None else now
+        result: SampleResult = lift(SampleResult, self._call("[method]database.sample-at", target, float(when)))
+        return result
+
     def best(self) -> Optional[BestProgram]:
         result: Optional[BestProgram] = lift(Optional[BestProgram], self._call("[method]database.best"))
         return result
@@ -224,6 +231,13 @@ class Database:
     def admit(self, code: str, code_path: str = "") -> Admission:
         """Before evaluating `code`: a duplicate or near-duplicate of a live program? Reads only."""
         result: Admission = lift(Admission, self._call("[method]database.admit", code, code_path))
+        return result
+
+    def admit_embedding(self, code: str, code_path: str, embedding: Sequence[float]) -> Admission:
+        """`admit` by your own embedding of `code`: near-duplicates by cosine similarity to the
+        live programs' stored embeddings (`AddRequest(embedding=…)`). Reads only."""
+        raw = self._call("[method]database.admit-embedding", code, code_path, [float(x) for x in embedding])
+        result: Admission = lift(Admission, raw)
         return result
 
     def notes(

@@ -63,6 +63,8 @@ class AddRequest:
     #: Per-instance scores, instance id → score (higher is better); required by an `instances`
     #: selection, reported as coverage in `PopulationStats.instances` in any mode.
     instance_scores: Metrics = field(default_factory=dict)
+    #: Your own embedding of the code (every add of a run the same length), for `admit_embedding`.
+    embedding: Optional[tuple[float, ...]] = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,10 @@ class SampleResult:
     target: Optional[str]
     #: With operators configured: the parent's fitness (what `decide` compares with).
     parent_fitness: Optional[float]
+    #: `Database.sample_at` handed out a leased plan item whose lease expired unanswered: its
+    #: name and new lease (answer with `AddRequest(plan_item=…, token=…)`).
+    plan_item: Optional[str]
+    lease: Optional[Lease]
 
 
 @dataclass(frozen=True)

@@ -204,6 +204,11 @@ export interface AddRequest {
      * reports per-instance coverage in any mode).
      */
     instanceScores?: Metrics;
+    /**
+     * The caller's own embedding of the candidate (any model, every add of a run the same
+     * length), kept with the program so that `admit` with an embedding compares against it.
+     */
+    embedding?: number[];
 }
 
 /**
@@ -294,6 +299,12 @@ export interface Config {
      * near-duplicate of a live program. Absent: `DEFAULT_NEAR_DUPLICATE` (0.9).
      */
     nearDuplicate?: number;
+    /**
+     * `admit` with the caller's embedding: the cosine similarity (0–1) from which a candidate
+     * is a near-duplicate of a live program with a stored embedding. Absent: `nearDuplicate`,
+     * else `DEFAULT_NEAR_DUPLICATE` (0.9).
+     */
+    embeddingThreshold?: number;
     /**
      * `aware`: sampling and planning account for parents handed out and not yet answered
      * (`in_flight_penalty`); `ignore` (the default) is the seed's.
@@ -390,7 +401,7 @@ export interface CriterionScore {
 /**
  * One event. Serialized with an `event` tag: `{"event": "added", …}`.
  */
-export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[]; now?: number; leaseSeconds?: number } | { event: "heartbeat"; item: string; token: string; now: number; leaseSeconds?: number } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
+export type Event = { event: "created"; seed: number; config: Config } | { event: "added"; seq: number; id: string; island: number; status: Status; fitness: number; cell?: number[]; request: AddRequest; now: number; released?: boolean } | { event: "status"; seq: number; id: string; status: Status; reason: string; request: AddRequest; now: number; released?: boolean } | { event: "cached"; id: string; request: AddRequest; now: number; released?: boolean } | { event: "held"; item: string; id: string; request: AddRequest; now: number } | { event: "sampled"; operator?: Operator; island?: number; parentId: string | null; target?: string; planItem?: string; now?: number } | { event: "synergy"; seq: number; id: string; fitness: number; request: AddRequest; now: number; released?: boolean } | { event: "noted"; request: NoteRequest } | { event: "remeasured"; id: string; metrics: Metrics; fitness: number; measurements: number } | { event: "planned"; n: number; frozen: number[]; boosted: number[]; items: string[]; now?: number; leaseSeconds?: number } | { event: "heartbeat"; item: string; token: string; now: number; leaseSeconds?: number } | { event: "migrated"; id: string; from: number; to: number; copyId?: string } | { event: "evicted"; id: string; island: number; deleted: boolean } | { event: "archive"; entered: string[]; left: string[] };
 
 /**
  * One feature dimension.
@@ -1067,6 +1078,12 @@ export interface Sample {
      * under the playbook's rule (`add --decide`).
      */
     parentFitness?: number;
+    /**
+     * A leased plan item whose lease expired, handed out again by this sample (`sample_at`):
+     * answer it with `add --planItem` and this lease's token, like a plan item.
+     */
+    planItem?: string;
+    lease?: Lease;
 }
 
 /**
@@ -1118,6 +1135,10 @@ export interface AddFlags {
      * `--instanceScores`: JSON text, instance id → score.
      */
     instanceScores?: string | null;
+    /**
+     * `--embedding`: JSON text, a list of numbers ([`embedding_from_flag`]).
+     */
+    embedding?: string | null;
 }
 
 /**
@@ -1192,6 +1213,17 @@ export class Database {
      * ```
      */
     add(request: AddRequest, now: number): AddOutcome;
+    /**
+     * `db.admitEmbedding(code, codePath, embedding)`: `admit` by your own embedding of the code
+     * (numbers; the same model and length as the adds' `embedding`): near-duplicates by cosine
+     * similarity. Throws for an embedding that is empty, not finite, all zeros or of another length.
+     *
+     * ```js
+     * db.add({ ...seed, embedding: await embed(seed.targetCode) }, now);
+     * const { verdict } = db.admitEmbedding(code, "c.py", await embed(code));
+     * ```
+     */
+    admitEmbedding(code: string, codePath: string, embedding: Float64Array | number[]): Admission;
     /**
      * `db.admit(code, codePath)`: before evaluating a candidate, whether it duplicates (or nearly
      * duplicates) a live program; reads only. `codePath`'s extension names the comment syntax.
@@ -1387,6 +1419,17 @@ export class Database {
      * ```
      */
     static replay(events: Event[]): Database;
+    /**
+     * `db.sampleAt(target, now)`: `sample` at time `now` (seconds). A leased plan item whose
+     * lease expired unanswered (its worker died) is handed out again in place of a draw: the
+     * sample then carries its `planItem` and a new `lease` to answer it with.
+     *
+     * ```js
+     * const s = db.sampleAt(undefined, Date.now() / 1000);
+     * if (s.planItem) db.add({ ...candidate, planItem: s.planItem, token: s.lease.token }, now);
+     * ```
+     */
+    sampleAt(target: string | null | undefined, now: number): Sample;
     /**
      * `db.sample(target?)`: `{parent, inspirations}`; `parent` is `null` for an empty database.
      * In a several-target run, `target` keeps every draw within that target's islands.
@@ -1587,6 +1630,16 @@ export function checkSeed(seed: string): void;
 export function configFromFlags(flags: ConfigFlags, program: string): string;
 
 /**
+ * `embeddingFromFlag(text)`: `--embedding`'s JSON text as the list of numbers it gives; throws
+ * an `EvodbError` (`invalid-input`) for text that is no such list.
+ *
+ * ```js
+ * embeddingFromFlag("[0.5, -1]"); // [0.5, -1]
+ * ```
+ */
+export function embeddingFromFlag(text: string): Float64Array;
+
+/**
  * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).
@@ -1610,6 +1663,7 @@ export interface InitOutput {
     readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
     readonly database_admit: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly database_admitEmbedding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number];
     readonly database_best: (a: number, b: number, c: number) => [number, number, number];
     readonly database_compareHistory: (a: number, b: number, c: number, d: number) => [number, number];
     readonly database_evoideaExport: (a: number) => [number, number];
@@ -1634,11 +1688,13 @@ export interface InitOutput {
     readonly database_remeasure: (a: number, b: any) => [number, number, number];
     readonly database_replay: (a: any) => [number, number, number];
     readonly database_sample: (a: number, b: number, c: number) => [number, number, number];
+    readonly database_sampleAt: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly database_shouldStop: (a: number, b: number, c: number) => [number, number, number];
     readonly database_stats: (a: number) => [number, number, number];
     readonly database_takeEvents: (a: number) => [number, number, number];
     readonly database_toJson: (a: number) => [number, number];
     readonly database_validate: (a: number, b: number) => [number, number];
+    readonly embeddingFromFlag: (a: number, b: number) => [number, number, number, number];
     readonly policyCheck: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly replay_append: (a: number, b: number, c: number) => [number, number, number];
     readonly replay_bestAfter: (a: number, b: number) => [number, number];

@@ -47,6 +47,41 @@ export class Database {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * `db.admitEmbedding(code, codePath, embedding)`: `admit` by your own embedding of the code
+     * (numbers; the same model and length as the adds' `embedding`): near-duplicates by cosine
+     * similarity. Throws for an embedding that is empty, not finite, all zeros or of another length.
+     *
+     * ```js
+     * db.add({ ...seed, embedding: await embed(seed.targetCode) }, now);
+     * const { verdict } = db.admitEmbedding(code, "c.py", await embed(code));
+     * ```
+     * @param {string} code
+     * @param {string} codePath
+     * @param {Float64Array | number[]} embedding
+     * @returns {Admission}
+     */
+    admitEmbedding(code, codePath, embedding) {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(code, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(codePath, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passArrayF64ToWasm0(embedding, wasm.__wbindgen_malloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 8, 8); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.database_admitEmbedding(this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * `db.admit(code, codePath)`: before evaluating a candidate, whether it duplicates (or nearly
      * duplicates) a live program; reads only. `codePath`'s extension names the comment syntax.
      *
@@ -527,6 +562,29 @@ export class Database {
         return Database.__wrap(ret[0]);
     }
     /**
+     * `db.sampleAt(target, now)`: `sample` at time `now` (seconds). A leased plan item whose
+     * lease expired unanswered (its worker died) is handed out again in place of a draw: the
+     * sample then carries its `planItem` and a new `lease` to answer it with.
+     *
+     * ```js
+     * const s = db.sampleAt(undefined, Date.now() / 1000);
+     * if (s.planItem) db.add({ ...candidate, planItem: s.planItem, token: s.lease.token }, now);
+     * ```
+     * @param {string | null | undefined} target
+     * @param {number} now
+     * @returns {Sample}
+     */
+    sampleAt(target, now) {
+        const val2 = +now;
+        var ptr0 = isLikeNone(target) ? 0 : passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.database_sampleAt(this.__wbg_ptr, ptr0, len0, val2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * `db.sample(target?)`: `{parent, inspirations}`; `parent` is `null` for an empty database.
      * In a several-target run, `target` keeps every draw within that target's islands.
      *
@@ -995,6 +1053,28 @@ export function configFromFlags(flags, program) {
 }
 
 /**
+ * `embeddingFromFlag(text)`: `--embedding`'s JSON text as the list of numbers it gives; throws
+ * an `EvodbError` (`invalid-input`) for text that is no such list.
+ *
+ * ```js
+ * embeddingFromFlag("[0.5, -1]"); // [0.5, -1]
+ * ```
+ * @param {string} text
+ * @returns {Float64Array}
+ */
+export function embeddingFromFlag(text) {
+    const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.embeddingFromFlag(ptr0, len0);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v2 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+    return v2;
+}
+
+/**
  * `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
  * that a candidate changes only its target file and no protected one (`benchmark*.py`,
  * `eval*.py`, `*.sh` by default).
@@ -1206,6 +1286,11 @@ function debugString(val) {
     }
 }
 
+function getArrayF64FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getFloat64ArrayMemory0().subarray(ptr / 8, ptr / 8 + len);
+}
+
 function getArrayJsValueFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     const mem = getDataViewMemory0();
@@ -1223,6 +1308,14 @@ function getDataViewMemory0() {
         cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
     }
     return cachedDataViewMemory0;
+}
+
+let cachedFloat64ArrayMemory0 = null;
+function getFloat64ArrayMemory0() {
+    if (cachedFloat64ArrayMemory0 === null || cachedFloat64ArrayMemory0.byteLength === 0) {
+        cachedFloat64ArrayMemory0 = new Float64Array(wasm.memory.buffer);
+    }
+    return cachedFloat64ArrayMemory0;
 }
 
 function getStringFromWasm0(ptr, len) {
@@ -1262,6 +1355,13 @@ function isLikeNone(x) {
 function passArray32ToWasm0(arg, malloc) {
     const ptr = malloc(arg.length * 4, 4) >>> 0;
     getUint32ArrayMemory0().set(arg, ptr / 4);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
+}
+
+function passArrayF64ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 8, 8) >>> 0;
+    getFloat64ArrayMemory0().set(arg, ptr / 8);
     WASM_VECTOR_LEN = arg.length;
     return ptr;
 }
@@ -1354,6 +1454,7 @@ function __wbg_finalize_init(instance, module) {
     wasm = instance.exports;
     wasmModule = module;
     cachedDataViewMemory0 = null;
+    cachedFloat64ArrayMemory0 = null;
     cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();

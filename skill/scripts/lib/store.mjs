@@ -151,6 +151,8 @@ export let checkSeed;
 export let checkAddFlags;
 /** @type {typeof evodb.addRequestFromFlags} */
 export let addRequestFromFlags;
+/** `--embedding`'s JSON text → its numbers. @type {typeof evodb.embeddingFromFlag} */
+export let embeddingFromFlag;
 
 export async function loadEngine() {
   // One call runs a few of the engine's functions a few times: V8's baseline compiler (Liftoff),
@@ -163,7 +165,7 @@ export async function loadEngine() {
     const glue = await import("../evodb-wasm/evodb.js");
     const exports = glue.initSync({ module: fs.readFileSync(new URL("../evodb-wasm/evodb_bg.wasm", import.meta.url)) });
     setEngineBytes(exports.memory?.buffer.byteLength ?? 0);
-    ({ Database, configFromFlags, checkSeed, checkAddFlags, addRequestFromFlags } = glue);
+    ({ Database, configFromFlags, checkSeed, checkAddFlags, addRequestFromFlags, embeddingFromFlag } = glue);
   } catch (e) {
     const where = new URL("../evodb-wasm/", import.meta.url).pathname;
     throw new Failure(

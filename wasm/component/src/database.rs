@@ -60,6 +60,19 @@ impl wit::GuestDatabase for Database {
         self.0.borrow_mut().sample_for(target.as_deref()).map(out).map_err(error)
     }
 
+    fn admit_embedding(
+        &self,
+        code: String,
+        code_path: String,
+        embedding: Vec<f64>,
+    ) -> Result<wit::Admission, wit::Error> {
+        self.0.borrow().admit_embedding(&code, &code_path, &embedding).map(out).map_err(error)
+    }
+
+    fn sample_at(&self, target: Option<String>, now: f64) -> Result<wit::SampleResult, wit::Error> {
+        self.0.borrow_mut().sample_at(target.as_deref(), now).map(out).map_err(error)
+    }
+
     fn best(&self) -> Option<wit::BestProgram> {
         out(self.0.borrow().best())
     }

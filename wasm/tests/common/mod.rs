@@ -46,6 +46,9 @@ impl Face for Bindgen {
     fn sample(&mut self, db: &mut Database, target: Option<&str>) -> Result<Value, String> {
         db.sample(target.map(String::from)).map(json).map_err(code)
     }
+    fn sample_at(&mut self, db: &mut Database, target: Option<&str>, now: f64) -> Result<Value, String> {
+        db.sample_at(target.map(String::from), now).map(json).map_err(code)
+    }
     fn best(&mut self, db: &Database, target: Option<&str>) -> Result<Value, String> {
         db.best(target.map(String::from)).map(json).map_err(code)
     }
@@ -107,6 +110,15 @@ impl Face for Bindgen {
     }
     fn admit(&mut self, db: &Database, code: &str, code_path: &str) -> Value {
         json(db.admit(code, code_path).expect("admit"))
+    }
+    fn admit_embedding(
+        &mut self,
+        db: &Database,
+        text: &str,
+        code_path: &str,
+        embedding: &[f64],
+    ) -> Result<Value, String> {
+        db.admit_embedding(text, code_path, embedding.to_vec()).map(json).map_err(code)
     }
     fn policy(&mut self, changed: &[String], target: &str, protected: Option<&[String]>) -> Value {
         json(

@@ -18,7 +18,7 @@ import pytest
 import evodb
 from evodb.wit import lift, to_json
 
-EXPECTED_VECTORS = 89
+EXPECTED_VECTORS = 92
 ROOT = Path(__file__).resolve().parents[3]
 CALLS = ROOT / "tests" / "wit-calls.json"
 

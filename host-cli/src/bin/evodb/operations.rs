@@ -42,6 +42,11 @@ impl Session<'_> {
         self.read(|m, st, db| ok(m.call_admit(st, db, code, code_path))).map(core)
     }
 
+    /// `admit` by the caller's embedding of the code.
+    pub fn admit_embedding(&mut self, code: &str, code_path: &str, embedding: &[f64]) -> Result<Admission, Failure> {
+        self.read(|m, st, db| m.call_admit_embedding(st, db, code, code_path, embedding)).map(core)
+    }
+
     pub fn lineage(&mut self, id: &str) -> Result<Option<Lineage>, Failure> {
         self.read(|m, st, db| ok(m.call_lineage(st, db, id))).map(core)
     }
@@ -61,12 +66,15 @@ impl Session<'_> {
         self.read(|m, st, db| ok(m.call_notes(st, db, target, kind, limit))).map(core)
     }
 
-    /// A parent and inspirations; saved, since the PRNG moved.
-    pub fn sample(&mut self, target: Option<&str>) -> Result<Sample, Failure> {
-        match target {
-            None => self.write(|m, st, db| ok(m.call_sample(st, db))).map(core),
-            Some(_) => self.write(|m, st, db| m.call_sample_for(st, db, target)).map(core),
-        }
+    /// A parent and inspirations, drawn (`demo`, `prompt`); saved, since the PRNG moved.
+    pub fn sample(&mut self) -> Result<Sample, Failure> {
+        self.write(|m, st, db| ok(m.call_sample(st, db))).map(core)
+    }
+
+    /// A parent and inspirations (or an expired leased item handed out again) at `now`
+    /// (seconds since the epoch); saved, since the PRNG or a lease moved.
+    pub fn sample_at(&mut self, target: Option<&str>, now: f64) -> Result<Sample, Failure> {
+        self.write(|m, st, db| m.call_sample_at(st, db, target, now)).map(core)
     }
 
     /// Adds a candidate recorded at `clock` (seconds since the epoch).

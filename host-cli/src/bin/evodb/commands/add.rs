@@ -28,6 +28,8 @@ pub struct Args {
     pub plan_item: Option<String>,
     pub token: Option<String>,
     pub target_id: Option<String>,
+    /// `--embedding`: JSON text.
+    pub embedding: Option<String>,
     pub git: GitArgs,
 }
 
@@ -63,6 +65,7 @@ impl Args {
             plan_item: optional(m, "planItem"),
             token: optional(m, "token"),
             target_id: optional(m, "targetId"),
+            embedding: optional(m, "embedding"),
             git: GitArgs::from_matches(m),
         }
     }
@@ -82,6 +85,7 @@ impl Args {
             plan_item,
             token,
             target_id,
+            embedding,
             git,
         } = self;
         let git = crate::git_mode::resolve(git)?;
@@ -104,6 +108,7 @@ impl Args {
             tokens_out: cost.tokens_out,
             cost_usd: cost.cost_usd,
             eval_seconds: cost.eval_seconds,
+            embedding,
             ..AddFlags::default()
         };
         let mut request = c.into_request(AddCommand::Add, flags)?;

@@ -1,10 +1,13 @@
 //! `evodb admit`: before a worker pays for an evaluation, whether the candidate duplicates (or
 //! nearly duplicates) a live program. The rule is the core's (`Database::admit`); this reads the
-//! code and prints the verdict. It only reads: nothing is recorded, no budget is spent.
+//! code and prints the verdict; with `--embedding`, the caller's own vector of the code is
+//! compared with the live programs' stored ones (`Database::admit_embedding`). It only reads:
+//! nothing is recorded, no budget is spent.
 
 use std::path::PathBuf;
 
 use clap::ArgMatches;
+use evodb_core::embedding_from_flag;
 use evodb_host::Access;
 
 use crate::context::Context;
@@ -19,6 +22,8 @@ pub struct Args {
     pub code: Option<String>,
     pub code_file: Option<PathBuf>,
     pub code_path: Option<String>,
+    /// `--embedding`: JSON text.
+    pub embedding: Option<String>,
 }
 
 impl Args {
@@ -28,10 +33,12 @@ impl Args {
             code: optional(m, "code"),
             code_file: optional(m, "codeFile"),
             code_path: optional(m, "codePath"),
+            embedding: optional(m, "embedding"),
         }
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
+        let embedding = self.embedding.as_deref().map(embedding_from_flag).transpose()?;
         let code = match (self.code, &self.code_file) {
             (Some(code), _) => code,
             (None, Some(file)) => read_text("--codeFile", file)?,
@@ -46,7 +53,11 @@ impl Args {
             .code_path
             .or_else(|| self.code_file.filter(|f| f.as_os_str() != "-").map(|f| f.display().to_string()))
             .unwrap_or_default();
-        let admission = ctx.engine()?.open(&self.db, Access::Read)?.admit(&code, &code_path)?;
+        let mut session = ctx.engine()?.open(&self.db, Access::Read)?;
+        let admission = match embedding {
+            Some(embedding) => session.admit_embedding(&code, &code_path, &embedding)?,
+            None => session.admit(&code, &code_path)?,
+        };
         Ok(Reply::json(&admission))
     }
 }

@@ -85,7 +85,7 @@ fn demo(engine: &Engine, Args { iterations, seed, out, config, landscape }: Args
     let last = first + iterations.saturating_sub(1);
     for i in first..=last {
         let clock = START_CLOCK + CLOCK_STEP * i as f64;
-        let sample = session.sample(None)?;
+        let sample = session.sample()?;
         let mut request = mutator
             .candidate(&landscape, &sample, i)
             .ok_or_else(|| Failure::Internal("the demo database lost its programs".into()))?;

@@ -79,7 +79,7 @@ impl Args {
         let (handout, sample) = match given {
             Some(handout) => (handout, None),
             None => {
-                let sample = serde_json::to_value(session.sample(None)?).map_err(internal)?;
+                let sample = serde_json::to_value(session.sample()?).map_err(internal)?;
                 (serde_json::from_value::<Handout>(sample.clone()).map_err(internal)?, Some(sample))
             }
         };

@@ -18,6 +18,8 @@ pub struct Args {
     pub db: PathBuf,
     pub candidate: CandidateArgs,
     pub target_id: Option<String>,
+    /// `--embedding`: JSON text.
+    pub embedding: Option<String>,
 }
 
 impl Args {
@@ -26,12 +28,14 @@ impl Args {
             db: required(m, "dbPath"),
             candidate: CandidateArgs::from_matches(m),
             target_id: optional(m, "targetId"),
+            embedding: optional(m, "embedding"),
         }
     }
 
     pub fn run(self, ctx: &Context) -> Result<Reply, Failure> {
-        let Args { db, candidate, target_id } = self;
-        let request = candidate.into_request(AddCommand::Seed, AddFlags { target_id, ..AddFlags::default() })?;
+        let Args { db, candidate, target_id, embedding } = self;
+        let flags = AddFlags { target_id, embedding, ..AddFlags::default() };
+        let request = candidate.into_request(AddCommand::Seed, flags)?;
         let (warnings, outcome) = add_to(ctx.engine()?, &db, request, true)?;
         let reply = Reply::json(&json!({"id": outcome.id, "metrics": outcome.metrics}));
         Ok(reply.warned(outcome.warnings).warned(warnings))

@@ -186,6 +186,11 @@ fn metrics_text(metrics: &Map<String, Value>) -> String {
     Value::Object(metrics.clone()).to_string()
 }
 
+/// `--embedding`'s JSON text.
+fn embedding_text(embedding: Vec<f64>) -> String {
+    Value::from(embedding).to_string()
+}
+
 // --- evodb's tools: one per command -----------------------------------------------------------------
 
 macro_rules! for_target_tool {
@@ -233,7 +238,8 @@ for_target_tool!(
     "sample",
     "sample",
     false,
-    "A parent, its inspirations and the run's notes for the next candidate (`evodb sample`)."
+    "A parent, its inspirations and the run's notes for the next candidate (`evodb sample`); or a leased plan \
+     item whose lease expired, handed out again: then answer its `planItem` with its `lease.token`."
 );
 for_target_tool!(Best, "best", "best", true, "The fittest program, or null in an empty run (`evodb best`).");
 for_target_tool!(
@@ -351,6 +357,9 @@ pub struct Add {
     #[serde(default)]
     #[schemars(with = "Option<BTreeMap<String, f64>>")]
     pub instance_scores: Option<Map<String, Value>>,
+    /// Your own embedding of the code (one model, one length per run), kept for admit's `embedding`.
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Tool for Add {
@@ -382,7 +391,8 @@ impl Tool for Add {
             .flag("tokensOut", self.tokens_out)
             .flag("costUsd", self.cost_usd)
             .flag("evalSeconds", self.eval_seconds)
-            .flag("instanceScores", self.instance_scores.as_ref().map(metrics_text));
+            .flag("instanceScores", self.instance_scores.as_ref().map(metrics_text))
+            .flag("embedding", self.embedding.map(embedding_text));
         run.command("add", &line.0)
     }
 }
@@ -408,6 +418,9 @@ pub struct Seed {
     #[serde(default)]
     #[schemars(with = "Option<BTreeMap<String, f64>>")]
     pub instance_scores: Option<Map<String, Value>>,
+    /// Your own embedding of the code, kept for admit's `embedding`.
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Tool for Seed {
@@ -421,7 +434,8 @@ impl Tool for Seed {
             .flag("metrics", Some(metrics_text(&self.metrics)))
             .flag("changes", self.changes)
             .flag("targetId", self.target_id)
-            .flag("instanceScores", self.instance_scores.as_ref().map(metrics_text));
+            .flag("instanceScores", self.instance_scores.as_ref().map(metrics_text))
+            .flag("embedding", self.embedding.map(embedding_text));
         run.command("seed", &line.0)
     }
 }
@@ -506,6 +520,10 @@ pub struct Admit {
     /// The candidate's file name: its extension names the comment syntax set aside.
     #[serde(default)]
     pub code_path: Option<String>,
+    /// Compare by your own embedding of the code (the model of add's `embedding`): cosine
+    /// similarity to the live programs' stored embeddings instead of MinHash.
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Tool for Admit {
@@ -514,7 +532,10 @@ impl Tool for Admit {
                                        live program? Reads only (`evodb admit`).";
     const READ_ONLY: bool = true;
     fn call(self, run: &Run) -> Result<Answer, Failure> {
-        let line = Line::default().flag("code", Some(self.code)).flag("codePath", self.code_path);
+        let line = Line::default()
+            .flag("code", Some(self.code))
+            .flag("codePath", self.code_path)
+            .flag("embedding", self.embedding.map(embedding_text));
         run.command("admit", &line.0)
     }
 }

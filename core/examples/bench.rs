@@ -10,6 +10,13 @@
 //! the best ones between islands.
 
 use std::hint::black_box;
+
+use evodb_core::{AddRequest, Database};
+
+/// A workload's candidate `i` with its parent.
+type Request = fn(usize, &str) -> AddRequest;
+/// A workload's database of `population` programs in a selection mode.
+type Filled = fn(usize, &str) -> Database;
 use std::time::Instant;
 
 #[path = "../benches/workload.rs"]
@@ -23,27 +30,23 @@ use workload::{
 fn main() {
     let objectives = std::env::args().any(|a| a == "--objectives");
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    if std::env::args().any(|a| a == "--instances") {
-        // Per-instance scores (issue 42): the same programs ranked by their mean, then by the
-        // instance front; events recorded, as the CLI records them.
+    // Several objectives (issue 42): the same programs ranked by the mean, then by the pareto
+    // front (`--objectives`) or by the instance front of their per-test scores (`--instances`,
+    // events recorded, as the CLI records them).
+    let modes: Option<(&str, Filled, Request)> = if std::env::args().any(|a| a == "--instances") {
+        Some(("instances", instances_database_of, instances_request))
+    } else if objectives {
+        Some(("pareto", objectives_database_of, objectives_request))
+    } else {
+        None
+    };
+    if let Some((mode, database_of, request)) = modes {
         for &population in &if sizes.is_empty() { vec![120, 1_000, 10_000] } else { sizes } {
-            let scalar = time(population, instances_database_of(population, "scalar"), instances_request);
-            let instances = time(population, instances_database_of(population, "instances"), instances_request);
+            let scalar = time(population, database_of(population, "scalar"), request);
+            let other = time(population, database_of(population, mode), request);
             println!(
-                "{{\"population\":{population},\"scalar_us\":{scalar:.3},\"instances_us\":{instances:.3},\"ratio\":{:.2}}}",
-                instances / scalar
-            );
-        }
-        return;
-    }
-    if objectives {
-        // Several objectives (issue 42): the same programs ranked by the mean, then by the front.
-        for &population in &if sizes.is_empty() { vec![120, 1_000, 10_000] } else { sizes } {
-            let scalar = time(population, objectives_database_of(population, "scalar"), objectives_request);
-            let pareto = time(population, objectives_database_of(population, "pareto"), objectives_request);
-            println!(
-                "{{\"population\":{population},\"scalar_us\":{scalar:.3},\"pareto_us\":{pareto:.3},\"ratio\":{:.2}}}",
-                pareto / scalar
+                "{{\"population\":{population},\"scalar_us\":{scalar:.3},\"{mode}_us\":{other:.3},\"ratio\":{:.2}}}",
+                other / scalar
             );
         }
         return;
@@ -60,7 +63,7 @@ fn main() {
 }
 
 /// Microseconds per add + sample at steady state.
-fn time(population: usize, mut db: evodb_core::Database, request: fn(usize, &str) -> evodb_core::AddRequest) -> f64 {
+fn time(population: usize, mut db: Database, request: Request) -> f64 {
     let ops = 20_000;
     let start = Instant::now();
     let mut parent: std::sync::Arc<str> = "0".into();

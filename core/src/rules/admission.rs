@@ -51,17 +51,23 @@ impl Database {
                 closest = Some((similarity, &program.id));
             }
         }
-        match closest {
-            None => Admission { verdict: AdmissionVerdict::Evaluate, of: None, similarity: 0.0 },
-            Some((similarity, id)) => Admission {
-                verdict: match similarity >= threshold {
-                    true => AdmissionVerdict::NearDuplicate,
-                    false => AdmissionVerdict::Evaluate,
-                },
-                of: Some(id.to_string()),
-                similarity,
+        closest_verdict(closest, threshold)
+    }
+}
+
+/// The verdict on the closest program found (its similarity and id): a near-duplicate at or above
+/// `threshold`, else evaluate; evaluate with no `of` when nothing was compared.
+pub(crate) fn closest_verdict(closest: Option<(f64, &str)>, threshold: f64) -> Admission {
+    match closest {
+        None => Admission { verdict: AdmissionVerdict::Evaluate, of: None, similarity: 0.0 },
+        Some((similarity, id)) => Admission {
+            verdict: match similarity >= threshold {
+                true => AdmissionVerdict::NearDuplicate,
+                false => AdmissionVerdict::Evaluate,
             },
-        }
+            of: Some(id.to_string()),
+            similarity,
+        },
     }
 }
 

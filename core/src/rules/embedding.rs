@@ -10,7 +10,7 @@ use crate::api::{Admission, AdmissionVerdict, embedding_problem};
 use crate::database::Database;
 use crate::error::{Error, Result};
 
-use super::admission::DEFAULT_NEAR_DUPLICATE;
+use super::admission::{DEFAULT_NEAR_DUPLICATE, closest_verdict};
 
 /// The cosine similarity of two vectors of one length, neither all zeros.
 fn cosine(a: &[f64], b: &[f64]) -> f64 {
@@ -86,17 +86,7 @@ impl Database {
                 closest = Some((similarity, &program.id));
             }
         }
-        Ok(match closest {
-            None => Admission { verdict: AdmissionVerdict::Evaluate, of: None, similarity: 0.0 },
-            Some((similarity, id)) => Admission {
-                verdict: match similarity >= threshold {
-                    true => AdmissionVerdict::NearDuplicate,
-                    false => AdmissionVerdict::Evaluate,
-                },
-                of: Some(id.to_string()),
-                similarity,
-            },
-        })
+        Ok(closest_verdict(closest, threshold))
     }
 }
 

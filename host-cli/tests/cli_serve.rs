@@ -180,3 +180,151 @@ fn a_served_run_answers_what_the_run_holds() {
     assert_eq!(server.terminate(), Some(130));
     assert_eq!(server.sockets(), Vec::<PathBuf>::new(), "the socket outlived its server");
 }
+
+/// Starts `evodb add` for candidate `i` through the server, not waited for.
+fn spawn_add(calls: &Calls<'_>, i: usize, parent: &str) -> std::process::Child {
+    let mut add = calls.server.command(bin(), &calls.args("add", &strs(&add_rest(i, parent))));
+    add.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// Holds the run's lock as another machine would, until the server's writer waits for it (then
+/// the adds sent meanwhile queue behind that writer, and form a group).
+fn hold_the_lock_until_the_server_waits(
+    cluster: &Cluster,
+    calls: &Calls<'_>,
+    parent: &str,
+) -> (postgres::Client, std::process::Child) {
+    let mut admin = cluster.client();
+    admin.execute("SELECT pg_advisory_lock($1, hashtext($2))", &[&0x6576_6f64_i32, &RUN]).unwrap();
+    let first = spawn_add(calls, 0, parent);
+    let waiting =
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '% serve' AND wait_event_type = 'Lock'";
+    let start = std::time::Instant::now();
+    while admin.query_one(waiting, &[]).unwrap().get::<_, i64>(0) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(20), "the server's add never waited for the lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (admin, first)
+}
+
+/// Gives the clients just started time to reach the server and queue (a wait, not a measurement:
+/// a client still starting when the lock is let go is a group of its own, and the test says so).
+fn let_the_clients_queue() {
+    std::thread::sleep(Duration::from_millis(1500));
+}
+
+#[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
+fn adds_that_queue_are_committed_as_one_group_each_once() {
+    let Some(cluster) = Cluster::start() else { return };
+    let url = cluster.url();
+    let seeded = cli::evodb(&[
+        "seed",
+        "--store",
+        &url,
+        "--run",
+        RUN,
+        "--codePath",
+        "/s.js",
+        "--targetCode",
+        "x",
+        "--metrics",
+        r#"{"benchmark-score": 0.01}"#,
+    ]);
+    let seed_id = seeded.json()["id"].as_str().unwrap().to_string();
+    let server = Server::start(bin(), &url, RUN);
+    let calls = Calls { url: url.clone(), server: &server };
+    let (mut admin, first) = hold_the_lock_until_the_server_waits(&cluster, &calls, &seed_id);
+    // Eleven adds queue behind it, one of them answering a plan item never planned (refused
+    // alone, by the engine).
+    let mut queued: Vec<_> = (1..=10).map(|i| spawn_add(&calls, i, &seed_id)).collect();
+    let mut stray = calls.server.command(bin(), &calls.args("add", &strs(&add_rest(11, &seed_id))));
+    stray.args(["--planItem", "never-planned"]);
+    queued.push(stray.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap());
+    let_the_clients_queue();
+    admin.execute("SELECT pg_advisory_unlock($1, hashtext($2))", &[&0x6576_6f64_i32, &RUN]).unwrap();
+    let first = Run::from(first.wait_with_output().unwrap());
+    assert_eq!(first.code, 0, "{first:?}");
+    let answers: Vec<Run> = queued.into_iter().map(|child| Run::from(child.wait_with_output().unwrap())).collect();
+    let (added, refused): (Vec<&Run>, Vec<&Run>) = answers.iter().partition(|run| run.code == 0);
+    assert_eq!(refused.len(), 1, "one of the two equal candidates is refused: {answers:?}");
+    assert!(refused[0].stderr.contains("never-planned"), "{:?}", refused[0]);
+    assert_eq!(added.len(), 10);
+    // The add that waited for the lock, then the eleven queued behind it.
+    let grouped = server.answered().iter().filter(|line| line.contains("in a group of 12")).count();
+    assert_eq!(grouped, 12, "the adds were one group: {:#?}", server.answered());
+    // Each answered id is stored once, and the run replays to what the server holds.
+    let mut ids: Vec<String> = added.iter().map(|run| run.json()["id"].as_str().unwrap().to_string()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 10);
+    let database = calls.assert_same("after the group");
+    for id in &ids {
+        assert!(database["programs"].get(id).is_some(), "{id} was answered but not stored");
+    }
+    assert_eq!(database["programs"].as_object().unwrap().len(), 12);
+    assert_eq!(calls.direct("validate", &[]).json()["valid"], true);
+    let events: i64 = admin.query_one("SELECT count(*) FROM evodb.events WHERE run = $1", &[&RUN]).unwrap().get(0);
+    let history = calls.direct("history", &[]);
+    assert_eq!(history.stdout.lines().count() as i64, events, "one event line per stored event");
+}
+
+#[test]
+#[ignore = "needs PostgreSQL (initdb, pg_ctl): tests/run.sh runs it with --include-ignored"]
+fn a_group_whose_commit_fails_answers_every_add_with_the_failure_and_stores_none() {
+    let Some(cluster) = Cluster::start() else { return };
+    let url = cluster.url();
+    let seeded = cli::evodb(&[
+        "seed",
+        "--store",
+        &url,
+        "--run",
+        RUN,
+        "--codePath",
+        "/s.js",
+        "--targetCode",
+        "x",
+        "--metrics",
+        r#"{"benchmark-score": 0.01}"#,
+    ]);
+    let seed_id = seeded.json()["id"].as_str().unwrap().to_string();
+    // A check the server makes at COMMIT only: an event naming candidate 7 is refused then.
+    cluster
+        .client()
+        .batch_execute(
+            "CREATE FUNCTION refuse_seven() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+               IF position('return 7;' IN convert_from(NEW.line, 'UTF8')) > 0 THEN
+                 RAISE EXCEPTION 'candidate seven is refused at commit';
+               END IF;
+               RETURN NULL;
+             END $$;
+             CREATE CONSTRAINT TRIGGER refuse_seven AFTER INSERT ON evodb.events
+               DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_seven();",
+        )
+        .unwrap();
+    let server = Server::start(bin(), &url, RUN);
+    let calls = Calls { url: url.clone(), server: &server };
+    let (mut admin, first) = hold_the_lock_until_the_server_waits(&cluster, &calls, &seed_id);
+    let queued: Vec<_> = [6, 7, 8].into_iter().map(|i| spawn_add(&calls, i, &seed_id)).collect();
+    let_the_clients_queue();
+    admin.execute("SELECT pg_advisory_unlock($1, hashtext($2))", &[&0x6576_6f64_i32, &RUN]).unwrap();
+    // The add that waited for the lock and the three queued behind it were one group: none of
+    // them is stored, and each says so.
+    for child in std::iter::once(first).chain(queued) {
+        let answer = Run::from(child.wait_with_output().unwrap());
+        assert_eq!(answer.code, 5, "{answer:?}");
+        assert!(answer.stderr.contains("nothing was saved") && answer.stderr.contains("candidate seven"), "{answer:?}");
+    }
+    assert_eq!(
+        server.answered().iter().filter(|line| line.contains("exit 5") && line.contains("group of 4")).count(),
+        4
+    );
+    let database = calls.assert_same("after the failed group");
+    assert_eq!(database["programs"].as_object().unwrap().len(), 1, "the seed alone: nothing of the group");
+    // Run again, the others are stored; the server goes on.
+    for i in [0, 6, 8] {
+        assert_eq!(calls.served("add", &strs(&add_rest(i, &seed_id))).code, 0);
+    }
+    assert_eq!(calls.assert_same("after running them again")["programs"].as_object().unwrap().len(), 4);
+    assert_eq!(calls.direct("validate", &[]).json()["valid"], true);
+}

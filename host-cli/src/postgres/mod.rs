@@ -10,6 +10,7 @@
 //! takes no lock.
 
 mod fleet;
+mod group;
 mod location;
 mod schema;
 mod url;
@@ -26,6 +27,7 @@ use std::any::Any;
 use crate::error::HostError;
 use crate::storage::{Files, FilesError, History, Lineage, Position};
 pub use fleet::{RunSummary, RunsError, closest_name, delete_run, list_runs, rename_run};
+pub use group::{Grouped, commit_group};
 pub use location::{Form, form, redact_passwords, shown_location};
 pub use url::{PgUrl, name_sessions_after};
 
@@ -82,8 +84,14 @@ pub struct PgFiles {
     deadline: Option<Deadline>,
     /// The message when a statement ran into that bound (the command exits 4, nothing saved).
     timed_out: Option<String>,
-    /// This operation's commit went through (whatever happens to the call after it).
+    /// This operation's commit went through (whatever happens to the call after it); in a
+    /// group, its writes are in the group's transaction.
     committed: bool,
+    /// Whether the operation has a transaction of its own or is one of `evodb serve`'s group.
+    grouped: Grouped,
+    /// This operation stored a snapshot inside a group: the space of the one it replaced is
+    /// reclaimed once the group has committed (`VACUUM` cannot run inside a transaction).
+    reclaim_due: bool,
 }
 
 /// An operation's time budget: when it ends, and how long it was (for messages).
@@ -135,7 +143,7 @@ impl PgFiles {
     /// Connects, creates or migrates the schema when needed, begins the operation's transaction
     /// and, for a writer, waits for the run's lock.
     pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
-        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, None)
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, None, Grouped::Alone)
     }
 
     /// [`PgFiles::open`] within a time budget, which starts once connected (connecting is bounded
@@ -143,13 +151,13 @@ impl PgFiles {
     /// included, ends within it or fails with exit 4, nothing saved ([`PgFiles::deadline`]).
     pub fn open_within(run: &PgRun, writable: bool, budget: Duration) -> Result<PgFiles, HostError> {
         let client = PgFiles::connect(run)?;
-        PgFiles::begin(client, run, writable, None, Some(Deadline::after(budget)))
+        PgFiles::begin(client, run, writable, None, Some(Deadline::after(budget)), Grouped::Alone)
     }
 
     /// [`PgFiles::open`] for an operation whose budget ends at `deadline` (one run again after a
     /// deadlock, say).
     pub fn open_until(run: &PgRun, writable: bool, deadline: Deadline) -> Result<PgFiles, HostError> {
-        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, Some(deadline))
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, Some(deadline), Grouped::Alone)
     }
 
     /// When this operation's time budget ends.
@@ -164,20 +172,22 @@ impl PgFiles {
         Ok(client)
     }
 
-    /// [`PgFiles::open`] on a connection kept from an earlier operation, for an engine whose
-    /// database stands at `warm`: when the run's lineage is unchanged and the events after
-    /// `warm` are at most twice what a load would re-run, the snapshot is not read, and
-    /// `read_pending` gives the events after `warm` ([`PgFiles::resumes`]).
+    /// [`PgFiles::open`] on a connection kept from an earlier operation, as one of a group or
+    /// alone (`grouped`), for an engine whose database stands at `warm` (`None`: none is
+    /// loaded): when the run's lineage is unchanged and the events after `warm` are at most
+    /// twice what a load would re-run, the snapshot is not read, and `read_pending` gives the
+    /// events after `warm` ([`PgFiles::resumes`]).
     /// Fails when the connection does (the server restarted: connect again) or when the schema
     /// changed under it (a newer evodb migrated it).
     pub fn resume(
         client: Client,
         run: &PgRun,
         writable: bool,
-        warm: Position,
+        warm: Option<Position>,
         deadline: Option<Deadline>,
+        grouped: Grouped,
     ) -> Result<PgFiles, HostError> {
-        PgFiles::begin(client, run, writable, Some(warm), deadline)
+        PgFiles::begin(client, run, writable, warm, deadline, grouped)
     }
 
     fn begin(
@@ -186,6 +196,7 @@ impl PgFiles {
         writable: bool,
         warm: Option<Position>,
         deadline: Option<Deadline>,
+        grouped: Grouped,
     ) -> Result<PgFiles, HostError> {
         let mut attempt = 0;
         let mut stored = loop {
@@ -193,11 +204,11 @@ impl PgFiles {
                 Some(0) => return Err(HostError::Deadline(out_of_time(run, deadline, "begin the operation"))),
                 left => left,
             };
-            match begin_operation(&mut client, &run.name, writable, warm.is_none(), left) {
+            match begin_operation(&mut client, &run.name, writable, warm.is_none(), left, grouped) {
                 Ok(stored) => break stored,
                 Err(e) if is_transient(&e) && attempt < RETRIES => {
                     attempt += 1;
-                    let _ = client.batch_execute("ROLLBACK");
+                    let _ = client.batch_execute(grouped.undo());
                     eprintln!("{}", run.url.redact(&retry_warning(&describe(&e), attempt)));
                     std::thread::sleep(backoff(attempt));
                 }
@@ -250,6 +261,8 @@ impl PgFiles {
             deadline,
             timed_out: None,
             committed: false,
+            grouped,
+            reclaim_due: false,
         })
     }
 
@@ -268,13 +281,20 @@ impl PgFiles {
         self.resumed_at.is_some()
     }
 
-    /// Ends the operation (a transaction not committed is rolled back) and hands back the
-    /// connection for the next one; `None` when it no longer works.
+    /// Ends the operation (a transaction not committed is rolled back; in a group, what the
+    /// operation wrote) and hands back the connection for the next one; `None` when it no
+    /// longer works.
     pub fn into_client(mut self) -> Option<Client> {
-        if self.in_transaction && self.client.batch_execute("ROLLBACK").is_err() {
+        if self.in_transaction && self.client.batch_execute(self.grouped.undo()).is_err() {
             return None;
         }
         (!self.client.is_closed()).then_some(self.client)
+    }
+
+    /// Whether this operation, in a group, stored a snapshot whose predecessor's space is to be
+    /// reclaimed once the group has committed ([`reclaim_snapshot_space`]).
+    pub fn reclaim_due(&self) -> bool {
+        self.reclaim_due
     }
 
     /// The events after `seq`, as history lines.
@@ -490,11 +510,24 @@ impl Files for PgFiles {
         if self.resumed_at.is_some() {
             self.resumed_at = Some(after);
         }
-        self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
-        self.committed = true;
-        if database.is_some() {
-            reclaim_snapshot_space(&mut self.client);
+        match self.grouped {
+            Grouped::Alone => {
+                self.client.batch_execute("COMMIT").map_err(|e| uncertain_commit(&self.run, &e))?;
+                if database.is_some() {
+                    reclaim_snapshot_space(&mut self.client);
+                }
+            }
+            // The group's transaction keeps the writes; the server commits them all at once.
+            Grouped::Opens | Grouped::Joins => {
+                if let Err(e) = self.client.batch_execute(group::RELEASE) {
+                    // Still the operation's to undo, so that the group's transaction goes on.
+                    self.in_transaction = true;
+                    return Err(self.failed("save", &e).into());
+                }
+                self.reclaim_due |= database.is_some();
+            }
         }
+        self.committed = true;
         match (database, self.stored.as_mut()) {
             (Some(database), _) => {
                 self.stored = Some(Stored {
@@ -537,8 +570,16 @@ fn begin_operation(
     writable: bool,
     with_database: bool,
     left_ms: Option<u64>,
+    grouped: Grouped,
 ) -> Result<Option<Stored>, postgres::Error> {
-    let begin = if writable { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" };
+    let begin = match grouped {
+        Grouped::Alone if writable => "BEGIN",
+        Grouped::Alone => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+        // A group's operations, readers too, run in its transaction and under its lock: each
+        // sees what those before it wrote, and none waits for the lock again.
+        Grouped::Opens => "BEGIN",
+        Grouped::Joins => group::SAVEPOINT,
+    };
     match left_ms {
         // For this transaction only: a connection kept by `evodb serve` carries no leftover.
         Some(ms) => client.batch_execute(&format!(
@@ -546,8 +587,11 @@ fn begin_operation(
         ))?,
         None => client.batch_execute(begin)?,
     }
-    if writable {
+    if (writable && grouped == Grouped::Alone) || grouped == Grouped::Opens {
         lock_run(client, run)?;
+    }
+    if grouped == Grouped::Opens {
+        client.batch_execute(group::SAVEPOINT)?;
     }
     let row = client.query_typed_opt(
         &format!(
@@ -595,7 +639,7 @@ const SELECT_DATABASE: &str = "SELECT database FROM evodb.snapshots WHERE run = 
 /// rewrite until autovacuum comes by). Best effort: `SKIP_LOCKED` never waits for another vacuum
 /// of the table, and a role that may not vacuum it (not its owner) leaves it to autovacuum, which
 /// the table asks to come early (schema version 5).
-fn reclaim_snapshot_space(client: &mut Client) {
+pub fn reclaim_snapshot_space(client: &mut Client) {
     let _ = client.batch_execute("VACUUM (SKIP_LOCKED) evodb.snapshots");
 }
 

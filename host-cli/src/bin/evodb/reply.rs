@@ -54,7 +54,7 @@ impl From<TrialError> for Reply {
 
 /// What is printed and the exit code, whether the command ran here or in `evodb serve`: the
 /// server sends it to the client as JSON.
-#[derive(Serialize, Deserialize, Debug)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct Output {
     pub exit: u8,
     pub stdout: String,

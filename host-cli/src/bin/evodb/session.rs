@@ -287,6 +287,9 @@ impl Session<'_> {
                     attempt += 1;
                     eprintln!("{}", location.redact(&postgres::retry_warning(&message, attempt)));
                     std::thread::sleep(postgres::backoff(attempt));
+                    // This session's connection first goes back to `evodb serve`, whose group's
+                    // transaction (and the run's lock) it may hold.
+                    self.hand_back();
                     *self = self.engine.open_within(location, access, creates, Some(deadline))?;
                 }
                 (result, _, _) => return result,

@@ -9,7 +9,6 @@
 //! does when the server asks it to (another evodb version, other sandbox limits); an answer lost
 //! half-way is an IO failure, never a second attempt. `EVODB_SERVE=off` bypasses it.
 
-/// Held while a command is answered, so that stopping waits for it.
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
@@ -30,33 +29,16 @@ use crate::serve_protocol::{
 };
 use crate::session::Engine;
 
-/// Held while a command is answered, so that stopping waits for it.
-static ANSWERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Held (shared) while a lane answers a command or a group, so that stopping waits for them.
+static ANSWERING: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
-/// When the command being answered began, in milliseconds since [`SERVING_SINCE`] plus one (0:
-/// none is).
-static BUSY_SINCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static SERVING_SINCE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+/// The commands that only read the run. They are answered on a lane of their own, by a second
+/// engine kept warm, in a read-only transaction that waits for no lock: a reader never queues
+/// behind a writer (one waiting for the run's lock, which another machine holds, say).
+const READERS: &[&str] = &["info", "best", "stats", "history", "export", "lineage", "notes", "should-stop", "leases"];
 
-/// The commands that only read the run: while the command being answered has taken longer than
-/// [`STUCK`] (a writer waiting for the run's lock, which another machine holds), they are passed
-/// back to run by themselves, in a read-only transaction that waits for no lock, rather than
-/// queue behind it.
-const READERS: &[&str] =
-    &["info", "best", "stats", "history", "export", "lineage", "notes", "should-stop", "admit", "show"];
-const STUCK: Duration = Duration::from_millis(100);
-
-fn since_serving() -> u64 {
-    u64::try_from(SERVING_SINCE.get_or_init(Instant::now).elapsed().as_millis()).unwrap_or(u64::MAX - 1)
-}
-
-/// How long the command being answered has been running (`None`: none is).
-fn busy_for() -> Option<Duration> {
-    match BUSY_SINCE.load(std::sync::atomic::Ordering::SeqCst) {
-        0 => None,
-        since => Some(Duration::from_millis(since_serving().saturating_sub(since - 1))),
-    }
-}
+/// The most commands answered in one group (one transaction, one commit).
+const GROUP_MAX: usize = 64;
 
 /// `evodb serve`: binds the run's socket, prints it, and answers commands one at a time until
 /// stopped.
@@ -119,7 +101,7 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
     // commands run by themselves at once instead of finding a stale socket.
     let stopping = socket.clone();
     ctrlc::set_handler(move || {
-        let _answering = ANSWERING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _answering = ANSWERING.write().unwrap_or_else(std::sync::PoisonError::into_inner);
         let _ = fs::remove_file(&stopping);
         eprintln!("evodb serve: stopped");
         std::process::exit(130);
@@ -133,19 +115,71 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
         run.shown(),
         socket.display()
     );
-    let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+    let (writers, writer_queue) = std::sync::mpsc::channel::<Job>();
+    let (readers, reader_queue) = std::sync::mpsc::channel::<Job>();
     let limits = (engine.sandbox.time_budget_ms, engine.sandbox.memory_limit_mb);
     let credential = run.url.credential();
-    std::thread::spawn(move || accept(&listener, &jobs, limits, credential.as_deref()));
-    // Commands run here, one at a time (the engine is this thread's); clients' requests are
-    // read and their replies written on threads of their own, so no client holds up another.
-    for job in queue {
-        let _answering = ANSWERING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        BUSY_SINCE.store(since_serving() + 1, std::sync::atomic::Ordering::SeqCst);
-        engine = job.run(engine, &run, ctx.answer);
-        BUSY_SINCE.store(0, std::sync::atomic::Ordering::SeqCst);
+    let lanes = Lanes { writers, readers };
+    std::thread::spawn(move || accept(&listener, &lanes, limits, credential.as_deref()));
+    let (started, ready) = std::sync::mpsc::sync_channel(1);
+    let (reader_run, answer, reader_sandbox, reader_store) =
+        (run.clone(), ctx.answer, sandbox.clone(), ctx.store.clone());
+    // The readers' engine lives on a thread of its own (an engine belongs to the thread it
+    // runs on), made there.
+    std::thread::spawn(move || {
+        let mut engine = match Engine::start(&reader_sandbox, reader_store) {
+            Ok(mut engine) => {
+                engine.keep_warm((*reader_run).clone());
+                let _ = started.send(Ok(()));
+                engine
+            }
+            Err(failure) => {
+                let _ = started.send(Err(failure));
+                return;
+            }
+        };
+        for job in reader_queue {
+            let _answering = ANSWERING.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (kept, answered) = job.run(engine, &reader_run, answer);
+            engine = kept;
+            if let Some(answered) = answered {
+                answered.send(None, 1);
+            }
+        }
+    });
+    ready.recv().map_err(|_| Failure::Internal("the readers' engine did not start".into()))??;
+    // Writers run here: what queued while one ran is answered as one group, in the order it
+    // arrived, and committed once; each client hears its answer once the group is stored.
+    // Clients' requests are read and their replies written on threads of their own, so no
+    // client holds up another.
+    while let Ok(first) = writer_queue.recv() {
+        let _answering = ANSWERING.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        engine.begin_group();
+        let mut answered = Vec::new();
+        let mut next = Some(first);
+        let mut taken = 0;
+        while let Some(job) = next.take() {
+            taken += 1;
+            let (kept, done) = job.run(engine, &run, ctx.answer);
+            engine = kept;
+            answered.extend(done);
+            if taken < GROUP_MAX {
+                next = writer_queue.try_recv().ok();
+            }
+        }
+        let committed = engine.end_group();
+        let failed = committed.err().map(|failure| Output::of(Err(failure)));
+        for done in answered {
+            done.send(failed.clone(), taken);
+        }
     }
     Ok(Reply::default())
+}
+
+/// Where a client's request waits for its turn: the writers' lane or the readers'.
+struct Lanes {
+    writers: std::sync::mpsc::Sender<Job>,
+    readers: std::sync::mpsc::Sender<Job>,
 }
 
 /// A client's request, read and acknowledged, waiting for its turn; the reply goes back to the
@@ -158,10 +192,9 @@ struct Job {
 }
 
 impl Job {
-    /// Tells the client its turn has come, runs the command once it says go, and hands the
-    /// reply to the client's thread. One line per command for the operator: which, its exit
-    /// code, how long (never its flags, which may hold a password).
-    fn run(mut self, engine: Engine, run: &PgRun, answer: Answer) -> Engine {
+    /// Tells the client its turn has come and runs the command once it says go; its answer,
+    /// to be sent once stored (`None`: the client gave up, nothing was run).
+    fn run(mut self, engine: Engine, run: &PgRun, answer: Answer) -> (Engine, Option<Answered>) {
         let name = self.request.name.clone();
         let _ = self.stream.set_write_timeout(Some(HANDSHAKE));
         let go =
@@ -169,25 +202,55 @@ impl Job {
         if !go {
             eprintln!("dropped `{name}`: the client gave up before its turn (it runs the command by itself)");
             let _ = self.reply.send(None);
-            return engine;
+            return (engine, None);
         }
         let started = Instant::now();
         let (engine, result) = answer(engine, &self.request, run);
-        let reply = Output::of(result);
+        let answered = Answered {
+            name,
+            output: Output::of(result),
+            took: started.elapsed(),
+            received: self.received,
+            reply: self.reply,
+        };
+        (engine, Some(answered))
+    }
+}
+
+/// A command answered, its reply held until what it wrote is stored.
+struct Answered {
+    name: String,
+    output: Output,
+    took: Duration,
+    received: Instant,
+    reply: std::sync::mpsc::Sender<Option<Output>>,
+}
+
+impl Answered {
+    /// Hands the reply to the client's thread: the command's own, or `failed`, the group's
+    /// failure to store it (a command that was refused keeps its refusal: it stored nothing).
+    /// One line per command for the operator: which, its exit code, how long, and in a group of
+    /// how many (never its flags, which may hold a password).
+    fn send(self, failed: Option<Output>, group: usize) {
+        let reply = match failed {
+            Some(failed) if self.output.exit == 0 => failed,
+            _ => self.output,
+        };
+        let grouped = if group > 1 { format!(", in a group of {group}") } else { String::new() };
         eprintln!(
-            "answered `{name}`: exit {} in {:.1} ms ({:.1} ms after it arrived)",
+            "answered `{}`: exit {} in {:.1} ms ({:.1} ms after it arrived{grouped})",
+            self.name,
             reply.exit,
-            started.elapsed().as_secs_f64() * 1e3,
+            self.took.as_secs_f64() * 1e3,
             self.received.elapsed().as_secs_f64() * 1e3
         );
         let _ = self.reply.send(Some(reply));
-        engine
     }
 }
 
 /// Accepts clients, each read on a thread of its own (at most [`MAX_CLIENTS`] at once; beyond,
 /// a client finds the connection closed and runs the command by itself).
-fn accept(listener: &UnixListener, jobs: &std::sync::mpsc::Sender<Job>, limits: (u64, u64), credential: Option<&str>) {
+fn accept(listener: &UnixListener, lanes: &Lanes, limits: (u64, u64), credential: Option<&str>) {
     let clients = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else {
@@ -199,9 +262,10 @@ fn accept(listener: &UnixListener, jobs: &std::sync::mpsc::Sender<Job>, limits: 
             clients.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             continue;
         }
-        let (clients, jobs, credential) = (std::sync::Arc::clone(&clients), jobs.clone(), credential.map(String::from));
+        let lane = Lanes { writers: lanes.writers.clone(), readers: lanes.readers.clone() };
+        let (clients, credential) = (std::sync::Arc::clone(&clients), credential.map(String::from));
         std::thread::spawn(move || {
-            serve_client(stream, &jobs, limits, credential.as_deref());
+            serve_client(stream, &lane, limits, credential.as_deref());
             clients.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         });
     }
@@ -209,12 +273,7 @@ fn accept(listener: &UnixListener, jobs: &std::sync::mpsc::Sender<Job>, limits: 
 
 /// One client: its request read within [`TRANSFER`], checked, acknowledged and queued; then its
 /// reply written.
-fn serve_client(
-    mut stream: UnixStream,
-    jobs: &std::sync::mpsc::Sender<Job>,
-    limits: (u64, u64),
-    credential: Option<&str>,
-) {
+fn serve_client(mut stream: UnixStream, lanes: &Lanes, limits: (u64, u64), credential: Option<&str>) {
     // Only this user's processes: the socket's directory is private, and this says so again.
     let peer = nix::sys::socket::getsockopt(&stream, nix::sys::socket::sockopt::PeerCredentials);
     if !peer.is_ok_and(|peer| peer.uid() == nix::unistd::geteuid().as_raw()) {
@@ -239,8 +298,6 @@ fn serve_client(
         Some("other sandbox limits")
     } else if credential.is_some() && request.credential.as_deref() != credential {
         Some("the client's store password is not the server's, or it has none")
-    } else if READERS.contains(&name.as_str()) && busy_for().is_some_and(|busy| busy > STUCK) {
-        Some("a reader, while the command being answered waits (for the run's lock, say)")
     } else {
         None
     };
@@ -253,7 +310,8 @@ fn serve_client(
     let (Ok(handshake), true) = (stream.try_clone(), stream.write_all(&[RECEIVED]).is_ok()) else { return };
     let (reply, replied) = std::sync::mpsc::channel();
     let job = Job { request, stream: handshake, received: Instant::now(), reply };
-    if jobs.send(job).is_err() {
+    let lane = if READERS.contains(&name.as_str()) { &lanes.readers } else { &lanes.writers };
+    if lane.send(job).is_err() {
         return;
     }
     if let Ok(Some(reply)) = replied.recv() {

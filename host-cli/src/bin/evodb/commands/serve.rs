@@ -37,8 +37,22 @@ static ANSWERING: std::sync::RwLock<()> = std::sync::RwLock::new(());
 /// behind a writer (one waiting for the run's lock, which another machine holds, say).
 const READERS: &[&str] = &["info", "best", "stats", "history", "export", "lineage", "notes", "should-stop", "leases"];
 
-/// The most commands answered in one group (one transaction, one commit).
+/// The most commands answered in one group (one transaction, one commit), unless
+/// `EVODB_SERVE_GROUP_MAX` says otherwise (1: every command alone, as before group commit).
 const GROUP_MAX: usize = 64;
+
+/// [`GROUP_MAX`], or what `EVODB_SERVE_GROUP_MAX` names (a whole number from 1).
+fn group_max() -> Result<usize, Failure> {
+    match std::env::var("EVODB_SERVE_GROUP_MAX") {
+        Err(_) => Ok(GROUP_MAX),
+        Ok(text) => text.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+            Failure::Usage(format!(
+                "EVODB_SERVE_GROUP_MAX is `{text}`: give the most commands one commit may hold, a whole number from 1 \
+                 (1 commits each alone), or unset it for {GROUP_MAX}"
+            ))
+        }),
+    }
+}
 
 /// `evodb serve`: binds the run's socket, prints it, and answers commands one at a time until
 /// stopped.
@@ -67,6 +81,7 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
             crate::location::shown(&db)
         )));
     };
+    let group_max = group_max()?;
     let socket = socket_of(&run).ok_or_else(|| {
         Failure::Io(format!(
             "no private directory for the socket: {} must be a directory only this user may enter (mode 700)",
@@ -163,7 +178,7 @@ fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
             let (kept, done) = job.run(engine, &run, ctx.answer);
             engine = kept;
             answered.extend(done);
-            if taken < GROUP_MAX {
+            if taken < group_max {
                 next = writer_queue.try_recv().ok();
             }
         }

@@ -139,6 +139,9 @@ impl From<FilesError> for String {
 pub struct Position {
     pub(crate) seq: i64,
     pub(crate) lineage: Lineage,
+    /// The size of the events from the snapshot at `.0` up to `seq`, when known: the next
+    /// operation adds what it catches up on, instead of summing them again in the store.
+    pub(crate) pending: Option<(i64, u64)>,
 }
 
 /// What must not change under an engine kept warm: the run itself (its creation, in

@@ -77,6 +77,10 @@ pub struct PgFiles {
     /// A warm engine's position (`evodb serve`): its database reflects the events up to this
     /// sequence number, so `read_pending` reads those after it and the snapshot is not read.
     resumed_at: Option<i64>,
+    /// The size of the events after the snapshot up to the warm engine's position, when its
+    /// operation before knew it (and the snapshot is the same): `read_pending` adds the events
+    /// it reads to it, and no statement sums them.
+    warm_pending: Option<u64>,
     /// The operation's transaction is open (not committed yet).
     in_transaction: bool,
     /// When the operation's time budget runs out: every statement (a wait for a lock included)
@@ -241,6 +245,10 @@ impl PgFiles {
             }
             _ => None,
         };
+        let warm_pending = match (resumed_at, warm.and_then(|warm| warm.pending), &stored) {
+            (Some(_), Some((snapshot_seq, bytes)), Some(now)) if snapshot_seq == now.snapshot_seq => Some(bytes),
+            _ => None,
+        };
         if let (None, Some(stored @ Stored { database: None, .. })) = (resumed_at, stored.as_mut()) {
             let row = client.query_typed_one(SELECT_DATABASE, &[(&run.name, Type::TEXT)]);
             let row = row.map_err(|e| match is_timeout(&e) {
@@ -257,6 +265,7 @@ impl PgFiles {
             pending_bytes: None,
             transient_failure: None,
             resumed_at,
+            warm_pending,
             in_transaction: true,
             deadline,
             timed_out: None,
@@ -346,7 +355,11 @@ impl Files for PgFiles {
 
     /// Where the run stands now: after this operation's commit, or as it read the run.
     fn position(&self) -> Option<Position> {
-        self.stored.as_ref().map(|stored| Position { seq: stored.seq, lineage: stored.lineage })
+        self.stored.as_ref().map(|stored| Position {
+            seq: stored.seq,
+            lineage: stored.lineage,
+            pending: self.pending_bytes.map(|bytes| (stored.snapshot_seq, bytes)),
+        })
     }
 
     /// The engine's database now reflects every event of the run: a later catch-up in this
@@ -392,7 +405,11 @@ impl Files for PgFiles {
     /// The events after the snapshot, as history lines, oldest first.
     fn read_pending(&mut self) -> Result<Vec<u8>, FilesError> {
         if let Some(warm) = self.resumed_at {
-            return Ok(self.read_events_after(warm)?);
+            let text = self.read_events_after(warm)?;
+            if let Some(before) = self.warm_pending.take() {
+                self.pending_bytes = Some(before + text.len() as u64);
+            }
+            return Ok(text);
         }
         let Some(stored) = self.stored.as_ref().filter(|_| !self.is_current()) else {
             self.pending_bytes = Some(0);
@@ -458,7 +475,8 @@ impl Files for PgFiles {
             }
             left => left,
         };
-        if let Some(left) = left {
+        // A group's operation keeps the bounds its begin set: one round trip fewer per command.
+        if let (Some(left), Grouped::Alone) = (left, self.grouped) {
             let set = self.client.execute_typed(
                 "SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true)",
                 &[(&format!("{left}ms"), Type::TEXT)],

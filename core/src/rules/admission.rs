@@ -208,34 +208,81 @@ fn code_signature(code: &str, code_path: &str) -> [u64; SIGNATURE] {
     minhash(&normalised_code(code, Family::of(code_path)))
 }
 
-/// For each program, the closest earlier one at `threshold` or more (strictly closer replaces, so
-/// a tie keeps the earliest); programs with the same origin (a migration copy and what it
-/// copies) are not compared. O(n²) comparisons, most of them stopped after a few differing slots.
+/// For each program, the closest earlier one at `threshold` or more (the earliest of equally
+/// close ones); programs with the same origin (a migration copy and what it copies) are not
+/// compared. Exact, but not pairwise: a near pair differs in at most `SIGNATURE - needed` slots,
+/// so cut into one band more than that, the two agree on a whole band (locality-sensitive
+/// hashing with no misses); only programs sharing a band are compared, and programs with equal
+/// signatures are compared once, as a group. Tens of thousands of live programs stay quick.
 fn closest_earlier(signed: &[Signed], threshold: f64) -> Vec<NearDuplicate> {
+    let Some(needed) = agreeing_needed(threshold) else { return Vec::new() };
+    // Programs by signature, in the order given; the first of each is its group's representative.
+    let mut groups: HashMap<&[u64; SIGNATURE], Vec<usize>> = HashMap::new();
+    // (band, hash of the band's slots) → the representatives holding it.
+    let mut buckets: HashMap<(usize, u64), Vec<usize>> = HashMap::new();
+    let mut compared_for = vec![usize::MAX; signed.len()];
     let mut found = Vec::new();
     for (i, program) in signed.iter().enumerate() {
-        let mut closest: Option<(f64, &str)> = None;
-        for earlier in &signed[..i] {
-            if earlier.origin == program.origin {
-                continue;
-            }
-            let Some(alike) = similarity_at_least(&program.signature, &earlier.signature, threshold) else { continue };
-            if closest.is_none_or(|(best, _)| alike > best) {
-                closest = Some((alike, earlier.id));
+        let other_origin = |members: &[usize]| members.iter().copied().find(|&j| signed[j].origin != program.origin);
+        let keys = band_keys(&program.signature, needed);
+        // An equal signature is as close as can be (1), and the earliest such is the answer.
+        let mut closest = groups.get(&program.signature).and_then(|members| other_origin(members)).map(|j| (1.0, j));
+        if closest.is_none() {
+            for key in &keys {
+                for &representative in buckets.get(key).into_iter().flatten() {
+                    if std::mem::replace(&mut compared_for[representative], i) == i {
+                        continue;
+                    }
+                    let theirs = &signed[representative].signature;
+                    let Some(alike) = similarity_at_least(&program.signature, theirs, threshold) else { continue };
+                    let Some(j) = other_origin(&groups[theirs]) else { continue };
+                    if closest.is_none_or(|(best, at)| alike > best || (alike == best && j < at)) {
+                        closest = Some((alike, j));
+                    }
+                }
             }
         }
-        if let Some((similarity, of)) = closest {
-            found.push(NearDuplicate { id: program.id.to_string(), of: of.to_string(), similarity });
+        if let Some((similarity, j)) = closest {
+            found.push(NearDuplicate { id: program.id.to_string(), of: signed[j].id.to_string(), similarity });
+        }
+        match groups.entry(&program.signature) {
+            std::collections::hash_map::Entry::Occupied(mut members) => members.get_mut().push(i),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(vec![i]);
+                for key in keys {
+                    buckets.entry(key).or_default().push(i);
+                }
+            }
         }
     }
     found
+}
+
+/// The fewest agreeing slots whose share reaches `threshold` (`None` above 1).
+fn agreeing_needed(threshold: f64) -> Option<usize> {
+    (0..=SIGNATURE).find(|&agree| agree as f64 / SIGNATURE as f64 >= threshold)
+}
+
+/// The signature's band keys when `needed` slots must agree: `SIGNATURE - needed + 1` bands, so
+/// two signatures that close share at least one key; one key for all when nothing must agree.
+fn band_keys(signature: &[u64; SIGNATURE], needed: usize) -> Vec<(usize, u64)> {
+    if needed == 0 {
+        return vec![(0, 0)];
+    }
+    let bands = SIGNATURE - needed + 1;
+    (0..bands)
+        .map(|band| {
+            let slots = &signature[band * SIGNATURE / bands..(band + 1) * SIGNATURE / bands];
+            (band, slots.iter().fold(band as u64, |hash, &slot| splitmix64(hash ^ slot)))
+        })
+        .collect()
 }
 
 /// [`similarity`] when it is at least `threshold`, else `None`; it stops counting as soon as too
 /// many slots differ for the threshold to be reached, so unlike pairs cost a few comparisons.
 fn similarity_at_least(a: &[u64; SIGNATURE], b: &[u64; SIGNATURE], threshold: f64) -> Option<f64> {
     let share = |agree: usize| agree as f64 / SIGNATURE as f64;
-    let needed = (0..=SIGNATURE).find(|&agree| share(agree) >= threshold)?;
+    let needed = agreeing_needed(threshold)?;
     let mut differing = 0;
     for (x, y) in a.iter().zip(b) {
         if x != y {
@@ -495,7 +542,57 @@ mod tests {
         assert_eq!((admitted.verdict, admitted.similarity), (AdmissionVerdict::NearDuplicate, near[0].similarity));
     }
 
+    #[test]
+    fn a_pair_at_the_threshold_is_found_however_its_differing_slots_fall() {
+        // At 0.9, 58 of 64 slots must agree: six may differ, here one in each of six bands of
+        // the seven, so only the seventh holds the pair together.
+        let a: [u64; SIGNATURE] = std::array::from_fn(|slot| slot as u64);
+        let mut b = a;
+        for slot in [0, 10, 21, 32, 42, 53] {
+            b[slot] += 1000;
+        }
+        let signed = [Signed { id: "a", origin: "a", signature: a }, Signed { id: "b", origin: "b", signature: b }];
+        let near = closest_earlier(&signed, 0.9);
+        assert_eq!(near, [NearDuplicate { id: "b".into(), of: "a".into(), similarity: 58.0 / 64.0 }]);
+        assert!(closest_earlier(&signed, 59.0 / 64.0).is_empty());
+    }
+
+    /// Every pair compared, the straightforward way: what `closest_earlier` must answer.
+    fn pairwise(signed: &[Signed], threshold: f64) -> Vec<NearDuplicate> {
+        let mut found = Vec::new();
+        for (i, program) in signed.iter().enumerate() {
+            let mut closest: Option<(f64, &str)> = None;
+            for earlier in signed[..i].iter().filter(|earlier| earlier.origin != program.origin) {
+                let alike = similarity(&program.signature, &earlier.signature);
+                if alike >= threshold && closest.is_none_or(|(best, _)| alike > best) {
+                    closest = Some((alike, earlier.id));
+                }
+            }
+            if let Some((similarity, of)) = closest {
+                found.push(NearDuplicate { id: program.id.into(), of: of.into(), similarity });
+            }
+        }
+        found
+    }
+
     proptest::proptest! {
+        #[test]
+        fn the_bands_find_what_comparing_every_pair_finds(
+            codes in proptest::collection::vec(("[ab =+\n]{0,24}", 0usize..4), 0..24),
+            threshold in proptest::prop_oneof![0.0f64..=1.0, proptest::sample::select(vec![0.0, 0.5, 0.9, 1.0])],
+        ) {
+            let ids: Vec<String> = (0..codes.len()).map(|i| format!("p{i}")).collect();
+            // A few programs are migration copies of another (origin: that one's id).
+            let origins: Vec<String> = codes.iter().enumerate()
+                .map(|(i, (_, copy))| if *copy == 0 && i > 0 { ids[i - 1].clone() } else { ids[i].clone() })
+                .collect();
+            let signed: Vec<Signed> = codes.iter().enumerate()
+                .map(|(i, (code, _))| Signed { id: &ids[i], origin: &origins[i], signature: minhash(code) })
+                .collect();
+            proptest::prop_assert_eq!(closest_earlier(&signed, threshold), pairwise(&signed, threshold));
+        }
+
+
         #[test]
         fn the_early_stop_changes_no_answer(a in "[a-c =+()\n]{0,40}", b in "[a-c =+()\n]{0,40}", t in 0.0f64..=1.0) {
             let (x, y) = (minhash(&a), minhash(&b));

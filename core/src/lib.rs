@@ -53,10 +53,10 @@ pub mod simulation;
 pub use api::{
     AddOutcome, AddRequest, Admission, AdmissionVerdict, Attribution, BestProgram, CellStats, CostTotals, ExportFormat,
     Info, Inspiration, InstanceCoverage, InstanceStats, IslandStats, Lease, LeaseEntry, LeaseState, Lineage,
-    MAX_BRANCH_BYTES, MAX_EMBEDDING_LENGTH, MAX_LEASE_SECONDS, MAX_NOTE_BYTES, MAX_TEXT_BYTES, Note, NoteKind,
-    NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest, Remeasured,
-    Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult, TargetStats,
-    branch_problem, commit_problem,
+    MAX_BRANCH_BYTES, MAX_EMBEDDING_LENGTH, MAX_LEASE_SECONDS, MAX_NOTE_BYTES, MAX_TEXT_BYTES, NearDuplicate, Note,
+    NoteKind, NoteRequest, Operator, ParetoStats, Plan, PlanItem, PolicyVerdict, ROOT_PARENT_ID, RemeasureRequest,
+    Remeasured, Sample, SampledParent, Stats, Status, StopVerdict, SynergyItem, SynergyPart, SynergyResult,
+    TargetStats, branch_problem, commit_problem,
 };
 pub use api::{
     CriterionScore, Facets, IDEA_CRITERIA, IDEA_PATH, Idea, IdeaBrief, IdeaOrigin, IdeaSubmission, check_idea_scores,
@@ -75,5 +75,6 @@ pub use flags::{
 };
 pub use metrics::Metrics;
 pub use rules::{
-    DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, lease_token, place_in_target, policy_check,
+    CodeSignatures, DEFAULT_NEAR_DUPLICATE, DEFAULT_PROTECTED, FilePlacement, Placed, lease_token, place_in_target,
+    policy_check,
 };

@@ -320,6 +320,20 @@ impl Database {
         to_js(&self.inner.admit(code, code_path))
     }
 
+    /// `db.nearDuplicates()`: each live program whose code is at least the config's
+    /// `nearDuplicate` (default 0.9) alike an earlier-added live program, as `admit` measures it,
+    /// with the closest such program (the earliest on a tie), in the order they were added.
+    ///
+    /// ```js
+    /// for (const { id, of, similarity } of db.nearDuplicates()) {
+    ///   console.log(`${id} ≈ ${of} (${similarity})`); // e.g. a retry with only comments changed: 1
+    /// }
+    /// ```
+    #[wasm_bindgen(js_name = nearDuplicates, unchecked_return_type = "NearDuplicate[]")]
+    pub fn near_duplicates(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.near_duplicates())
+    }
+
     /// `db.admitEmbedding(code, codePath, embedding)`: `admit` by your own embedding of the code
     /// (numbers; the same model and length as the adds' `embedding`): near-duplicates by cosine
     /// similarity. Throws for an embedding that is empty, not finite, all zeros or of another length.

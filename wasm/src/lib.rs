@@ -21,11 +21,13 @@ mod database;
 mod flags;
 mod policy;
 mod replay;
+mod signatures;
 mod simulation;
 pub use database::Database;
 pub use flags::{add_request_from_flags, check_add_flags, check_seed, config_from_flags};
 pub use policy::policy_check;
 pub use replay::Replay;
+pub use signatures::CodeSignatures;
 pub use simulation::Simulation;
 
 /// A config object, or the defaults when it is `undefined`/`null`.

@@ -82,7 +82,7 @@ test("tsc --strict accepts the typed examples, and they run", () => {
     ancestors: usage.ancestors, stop: false, added: 14, replayed: true, reloaded: true, problems: 0, tree: true,
     mermaid: true, markdown: true, defaults: true, simIteration: 20, simEvents: true, simBest: true, simImproved: true,
     simJson: true, simBestId: true, replay: [true, true, true, null, 0],
-    policy: [false, "Protected file modified: 'benchmark.py'", true],
+    policy: [false, "Protected file modified: 'benchmark.py'", true], near: true, signed: ["y≈x"],
   });
   assert.ok(usage.cells > 0 && usage.ancestors > 0, JSON.stringify(usage));
   assert.match(ok("node", ["out/usage.cjs"]), /^36 1 true$/m);

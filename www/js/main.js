@@ -19,6 +19,7 @@ import { LeasesView } from "./views/leases.js";
 import { TableView } from "./views/table.js";
 import { BestPathView } from "./views/lineage.js";
 import { follow } from "./follow.js";
+import { NearDuplicates } from "./nearduplicates.js";
 
 /** @import { RunEvent, Settings } from "./types.js" */
 
@@ -140,9 +141,11 @@ function programInHash() {
 
 const islandsView = new IslandsView($canvas("islands"), select, () => (state.dirty = true));
 const fitnessView = new FitnessView($canvas("fitness"), select, $("fitness-legend"));
-const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true));
+/** The live near-duplicates at the moment shown, for the panel and the table (computed once per state). */
+const nearDuplicates = new NearDuplicates(() => (state.dirty = true));
+const programView = new ProgramView($("program"), $("program-caption"), select, () => (state.dirty = true), nearDuplicates);
 const eventsView = new EventsView($("events"), $("events-scroll"), /** @type {HTMLSelectElement} */ ($("events-kind")), $("events-count"), select);
-const tableView = new TableView($("table-figure"), select);
+const tableView = new TableView($("table-figure"), select, nearDuplicates);
 const bestPathView = new BestPathView($("best-path"), $("island-progress"), select, (id) => {
   programView.mode = "parent";
   programView.drawn = "";
@@ -321,6 +324,8 @@ function draw() {
   const top = (figure) => !state.playing || inView.has(figure);
   /** A view lower down: drawn at rest, playing only in view and on a chart frame, not while opening. @param {Element} figure */
   const lower = (figure) => !state.firstDrawing && charts && (!state.playing || inView.has(figure));
+  // The near-duplicates the panel and the table mark: not in a run's first drawing (it shows sooner).
+  if (!state.firstDrawing) nearDuplicates.at(model, state.playing);
   if (top(figures.islands)) islandsView.draw(model, state.selected);
   if (charts && top(figures.fitness)) fitnessView.draw(model);
   if (lower(figures.events)) eventsView.draw(model);

@@ -33,8 +33,8 @@ pub use measurements::{RemeasureRequest, Remeasured};
 pub use notes::{MAX_NOTE_BYTES, Note, NoteKind, NoteRequest};
 pub use request::{AddRequest, MAX_TEXT_BYTES, ROOT_PARENT_ID, SEED_CHANGES};
 pub use results::{
-    AddOutcome, Admission, AdmissionVerdict, BestProgram, Info, Inspiration, Lineage, Plan, PlanItem, PolicyVerdict,
-    Sample, SampledParent, StopVerdict,
+    AddOutcome, Admission, AdmissionVerdict, BestProgram, Info, Inspiration, Lineage, NearDuplicate, Plan, PlanItem,
+    PolicyVerdict, Sample, SampledParent, StopVerdict,
 };
 pub use stats::{Attribution, CellStats, CostTotals, InstanceCoverage, InstanceStats, IslandStats, ParetoStats, Stats};
 pub use target_results::{SynergyItem, SynergyPart, SynergyResult, TargetStats};

@@ -251,3 +251,17 @@ pub enum AdmissionVerdict {
     Duplicate,
     NearDuplicate,
 }
+
+/// A live program whose code is alike an earlier-added live program's beyond the config's
+/// `nearDuplicate` (what `near_duplicates` lists; `admit` would call it a near-duplicate, or a
+/// duplicate at 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct NearDuplicate {
+    pub id: String,
+    /// The earlier-added live program it is closest to (the earliest of equally close ones).
+    pub of: String,
+    /// How alike they are, 0–1, as `admit` measures it (1 for equal normalised code).
+    pub similarity: f64,
+}

@@ -27,7 +27,7 @@ mod sampling;
 mod selection;
 mod stopping;
 
-pub use admission::DEFAULT_NEAR_DUPLICATE;
+pub use admission::{CodeSignatures, DEFAULT_NEAR_DUPLICATE};
 pub(crate) use fold_measurement::fold_measurement;
 pub(crate) use ideas::round_score;
 pub(crate) use in_flight::MAX_IN_FLIGHT;

@@ -21,6 +21,23 @@ export interface SynergyItem {
 }
 
 /**
+ * A live program whose code is alike an earlier-added live program's beyond the config's
+ * `nearDuplicate` (what `near_duplicates` lists; `admit` would call it a near-duplicate, or a
+ * duplicate at 1).
+ */
+export interface NearDuplicate {
+    id: string;
+    /**
+     * The earlier-added live program it is closest to (the earliest of equally close ones).
+     */
+    of: string;
+    /**
+     * How alike they are, 0–1, as `admit` measures it (1 for equal normalised code).
+     */
+    similarity: number;
+}
+
+/**
  * A new measurement of a live program: the same metrics its add reported, measured again.
  *
  * ```
@@ -1191,6 +1208,50 @@ export interface SampledParent {
 
 
 /**
+ * Programs' code signatures, for the near-duplicates among any set of them.
+ *
+ * ```js
+ * import { CodeSignatures } from "evodb";
+ * const signatures = new CodeSignatures();
+ * for (const p of programs) signatures.add(p.id, p.targetCode, p.codePath, p.migratedFrom ?? null);
+ * const near = signatures.nearDuplicates(liveIdsInAddedOrder, config.nearDuplicate ?? null);
+ * // [{ id: "c", of: "a", similarity: 0.96875 }, …]
+ * ```
+ */
+export class CodeSignatures {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * `signatures.add(id, code, codePath, copyOf?)`: signs program `id`'s code (`codePath`'s
+     * extension names its comment syntax); `copyOf`: the program a copy-mode migration copied it
+     * from, which it is then never a near-duplicate of. Adding an id again replaces it.
+     */
+    add(id: string, code: string, codePath: string, copyOf?: string | null): void;
+    /**
+     * `signatures.has(id)`: whether program `id` is signed.
+     */
+    has(id: string): boolean;
+    /**
+     * `signatures.nearDuplicates(live, threshold?)`: `db.nearDuplicates()` among the ids in
+     * `live`, given in the order they were added (ids never signed are left out), at `threshold`
+     * (0–1; `null`: the default, 0.9).
+     */
+    nearDuplicates(live: string[], threshold?: number | null): NearDuplicate[];
+    /**
+     * `new CodeSignatures()`: none signed yet.
+     */
+    constructor();
+    /**
+     * `signatures.remove(id)`: forgets program `id`.
+     */
+    remove(id: string): void;
+    /**
+     * `signatures.size`: how many programs are signed.
+     */
+    readonly size: number;
+}
+
+/**
  * A population database.
  *
  * ```js
@@ -1323,6 +1384,18 @@ export class Database {
      * `db.loadWarnings()`: what loading noticed that the user should be told.
      */
     loadWarnings(): string[];
+    /**
+     * `db.nearDuplicates()`: each live program whose code is at least the config's
+     * `nearDuplicate` (default 0.9) alike an earlier-added live program, as `admit` measures it,
+     * with the closest such program (the earliest on a tie), in the order they were added.
+     *
+     * ```js
+     * for (const { id, of, similarity } of db.nearDuplicates()) {
+     *   console.log(`${id} ≈ ${of} (${similarity})`); // e.g. a retry with only comments changed: 1
+     * }
+     * ```
+     */
+    nearDuplicates(): NearDuplicate[];
     /**
      * `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
      * the seed's defaults); `seed` a non-negative integer (default 0).
@@ -1654,12 +1727,19 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
+    readonly __wbg_codesignatures_free: (a: number, b: number) => void;
     readonly __wbg_database_free: (a: number, b: number) => void;
     readonly __wbg_replay_free: (a: number, b: number) => void;
     readonly __wbg_simulation_free: (a: number, b: number) => void;
     readonly addRequestFromFlags: (a: number, b: number, c: any) => [number, number, number];
     readonly checkAddFlags: (a: number, b: number, c: number, d: number) => [number, number];
     readonly checkSeed: (a: number, b: number) => [number, number];
+    readonly codesignatures_add: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => void;
+    readonly codesignatures_has: (a: number, b: number, c: number) => number;
+    readonly codesignatures_nearDuplicates: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly codesignatures_new: () => number;
+    readonly codesignatures_remove: (a: number, b: number, c: number) => void;
+    readonly codesignatures_size: (a: number) => number;
     readonly configFromFlags: (a: any, b: number, c: number) => [number, number, number, number];
     readonly database_add: (a: number, b: any, c: number) => [number, number, number];
     readonly database_admit: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
@@ -1676,6 +1756,7 @@ export interface InitOutput {
     readonly database_lineageMermaid: (a: number) => [number, number];
     readonly database_lineageTree: (a: number) => [number, number];
     readonly database_loadWarnings: (a: number) => [number, number];
+    readonly database_nearDuplicates: (a: number) => [number, number, number];
     readonly database_new: (a: any, b: number, c: number) => [number, number, number];
     readonly database_note: (a: number, b: any) => [number, number, number];
     readonly database_notes: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];

@@ -1,6 +1,115 @@
 /* @ts-self-types="./evodb.d.ts" */
 
 /**
+ * Programs' code signatures, for the near-duplicates among any set of them.
+ *
+ * ```js
+ * import { CodeSignatures } from "evodb";
+ * const signatures = new CodeSignatures();
+ * for (const p of programs) signatures.add(p.id, p.targetCode, p.codePath, p.migratedFrom ?? null);
+ * const near = signatures.nearDuplicates(liveIdsInAddedOrder, config.nearDuplicate ?? null);
+ * // [{ id: "c", of: "a", similarity: 0.96875 }, …]
+ * ```
+ */
+export class CodeSignatures {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        CodeSignaturesFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_codesignatures_free(ptr, 0);
+    }
+    /**
+     * `signatures.add(id, code, codePath, copyOf?)`: signs program `id`'s code (`codePath`'s
+     * extension names its comment syntax); `copyOf`: the program a copy-mode migration copied it
+     * from, which it is then never a near-duplicate of. Adding an id again replaces it.
+     * @param {string} id
+     * @param {string} code
+     * @param {string} codePath
+     * @param {string | null} [copyOf]
+     */
+    add(id, code, codePath, copyOf) {
+        let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
+        try {
+            ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(code, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(codePath, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+            ptr3 = isLikeNone(copyOf) ? 0 : passStringToWasm0(copyOf, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len3 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        wasm.codesignatures_add(this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
+    }
+    /**
+     * `signatures.has(id)`: whether program `id` is signed.
+     * @param {string} id
+     * @returns {boolean}
+     */
+    has(id) {
+        const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.codesignatures_has(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
+     * `signatures.nearDuplicates(live, threshold?)`: `db.nearDuplicates()` among the ids in
+     * `live`, given in the order they were added (ids never signed are left out), at `threshold`
+     * (0–1; `null`: the default, 0.9).
+     * @param {string[]} live
+     * @param {number | null} [threshold]
+     * @returns {NearDuplicate[]}
+     */
+    nearDuplicates(live, threshold) {
+        const val2 = +(isLikeNone(threshold) ? 0 : threshold);
+        const ptr0 = passArrayJsValueToWasm0(live, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.codesignatures_nearDuplicates(this.__wbg_ptr, ptr0, len0, !isLikeNone(threshold), val2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * `new CodeSignatures()`: none signed yet.
+     */
+    constructor() {
+        const ret = wasm.codesignatures_new();
+        this.__wbg_ptr = ret;
+        CodeSignaturesFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * `signatures.remove(id)`: forgets program `id`.
+     * @param {string} id
+     */
+    remove(id) {
+        const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.codesignatures_remove(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
+     * `signatures.size`: how many programs are signed.
+     * @returns {number}
+     */
+    get size() {
+        const ret = wasm.codesignatures_size(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+}
+if (Symbol.dispose) CodeSignatures.prototype[Symbol.dispose] = CodeSignatures.prototype.free;
+
+/**
  * A population database.
  *
  * ```js
@@ -333,6 +442,25 @@ export class Database {
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
+    }
+    /**
+     * `db.nearDuplicates()`: each live program whose code is at least the config's
+     * `nearDuplicate` (default 0.9) alike an earlier-added live program, as `admit` measures it,
+     * with the closest such program (the earliest on a tie), in the order they were added.
+     *
+     * ```js
+     * for (const { id, of, similarity } of db.nearDuplicates()) {
+     *   console.log(`${id} ≈ ${of} (${similarity})`); // e.g. a retry with only comments changed: 1
+     * }
+     * ```
+     * @returns {NearDuplicate[]}
+     */
+    nearDuplicates() {
+        const ret = wasm.database_nearDuplicates(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
     }
     /**
      * `new Database(config?, seed?)`: `config` is a plain object of options (missing ones take
@@ -1212,6 +1340,9 @@ function __wbg_get_imports() {
     };
 }
 
+const CodeSignaturesFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_codesignatures_free(ptr, 1));
 const DatabaseFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_database_free(ptr, 1));

@@ -1,8 +1,9 @@
 // Every export of the npm package, typed: wasm/tests/package.test.mjs compiles this file with
 // `tsc --strict` against the packed tarball (Node ESM resolution, so the Node typings), then runs it.
-import { Database, Replay, Simulation, policyCheck } from "evodb";
+import { CodeSignatures, Database, Replay, Simulation, policyCheck } from "evodb";
 import type {
-  AddOutcome, AddRequest, BestProgram, Config, Event, Info, Landscape, Lineage, Plan, PolicyVerdict, Sample, Stats,
+  AddOutcome, AddRequest, BestProgram, Config, Event, Info, Landscape, Lineage, NearDuplicate, Plan, PolicyVerdict,
+  Sample, Stats,
   StopVerdict,
 } from "evodb";
 
@@ -37,6 +38,12 @@ const info: Info = db.info();
 const stats: Stats = db.stats();
 const lineage: Lineage | null = best === null ? null : db.lineage(best.id);
 const stop: StopVerdict = db.shouldStop();
+// Each step only added a comment to its parent's code: near-duplicates (1) of an earlier program.
+const near: NearDuplicate[] = db.nearDuplicates();
+const signatures = new CodeSignatures();
+signatures.add("x", "def f(): return 1", "/f.py", null);
+signatures.add("y", "def f(): return 1  # again", "/f.py", null);
+const signed: NearDuplicate[] = signatures.nearDuplicates(["x", "y"], null);
 const events: Event[] = db.takeEvents();
 const added = events.filter((e) => e.event === "added").map((e) => e.request.codePath);   // narrowed by `event`
 const text: string = db.toJson();
@@ -72,5 +79,6 @@ console.log(JSON.stringify({
   simImproved: (simStats.improvement ?? 0) >= 0, simJson: sim.toJson().length > 0, simBestId: simBestId === simBest?.id,
   replay: [savedEvents.length === events.length, savedBest === best?.id, note !== undefined, saved.note, appended],
   policy: [verdict.pass, verdict.reason, custom.pass],
+  near: near.length > 0 && near.every((n) => n.similarity === 1), signed: signed.map((n) => `${n.id}≈${n.of}`),
 }));
-for (const handle of [defaults, db, replayed, reloaded, sim, saved, reinserted]) handle.free();
+for (const handle of [defaults, db, replayed, reloaded, sim, saved, reinserted, signatures]) handle.free();

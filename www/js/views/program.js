@@ -1,7 +1,8 @@
 // @ts-check
 // The program panel: everything about one program — its metrics, status, operator, island,
 // generation and candidate number, the `changes` text, its lineage, and its code, coloured, or as a diff
-// against its parent or the best. Redrawn only when what it shows changes.
+// against its parent or the best. Redrawn only when what it shows changes. A live program that is
+// a near-duplicate of an earlier live one says so, and which, as a link that opens it.
 
 import { diffLines, folded } from "../diff.js";
 import { fmt, short } from "../model.js";
@@ -9,6 +10,7 @@ import { colourLine } from "../syntax.js";
 import { ideaCard, ideaComparison, ideaOf } from "./idea.js";
 
 /** @import { Model } from "../model.js" */
+/** @import { NearDuplicates } from "../nearduplicates.js" */
 /** @import { Program } from "../types.js" */
 
 /** What the code pane shows. @typedef {"code" | "parent" | "best"} CodeMode */
@@ -22,8 +24,10 @@ export class ProgramView {
    * @param {HTMLElement} caption the figure's caption note ("the best program", "pinned")
    * @param {(id: string) => void} onSelect a program was picked inside the panel
    * @param {() => void} redraw the panel's own view changed (code or diff)
+   * @param {NearDuplicates} near the live near-duplicates at the moment shown (the page keeps it current)
    */
-  constructor(element, caption, onSelect, redraw) {
+  constructor(element, caption, onSelect, redraw, near) {
+    this.near = near;
     this.element = element;
     this.caption = caption;
     this.onSelect = onSelect;
@@ -56,7 +60,7 @@ export class ProgramView {
    */
   draw(model, selected, following) {
     const program = selected === null ? undefined : model.known.get(selected);
-    const key = `${selected}|${this.mode}|${following}|${model.best?.id}|${model.version}`;
+    const key = `${selected}|${this.mode}|${following}|${model.best?.id}|${model.version}|${this.near.generation}`;
     if (key === this.drawn) return false;
     this.drawn = key;
     this.caption.textContent = following ? "— following the best program" : "— pinned; Esc follows the best again";
@@ -147,12 +151,55 @@ export class ProgramView {
     const changes = paragraph(program.changes || "(no changes text)", "changes");
     const wrap = document.createElement("div");
     wrap.append(list);
+    const nearLine = this.nearDuplicate(model, program);
+    if (nearLine) wrap.append(nearLine);
     if (program.status !== "accepted") {
       const why = program.status === "error" ? "Evaluation failed" : "Rejected";
       wrap.append(paragraph(`${why}: ${program.reason ?? "no reason given"}`, `reason reason-${program.status}`));
     }
     wrap.append(changes);
     return wrap;
+  }
+
+  /**
+   * "Near-duplicate of #N, similarity 0.953125" (#N opens it) for a live near-duplicate of an
+   * earlier live program, and the live near-duplicates of this one; nothing when there are none.
+   * @param {Model} model
+   * @param {Program} program
+   */
+  nearDuplicate(model, program) {
+    const near = this.near;
+    const of = near.byId.get(program.id);
+    const copies = near.copies.get(program.id) ?? [];
+    if (!of && copies.length === 0) return null;
+    const box = document.createElement("div");
+    box.className = "near-duplicate";
+    const threshold = `at least the run's nearDuplicate, ${fmt(near.threshold)}, as admit measures code`;
+    /** @param {string} id */
+    const open = (id) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.id = id;
+      const p = model.known.get(id);
+      button.textContent = `#${p ? p.candidate : "?"}`;
+      button.title = `Open ${id}`;
+      return button;
+    };
+    if (of) {
+      const line = paragraph("", "near-of");
+      line.title = threshold;
+      line.append("≈ Near-duplicate of ", open(of.of), `, similarity ${fmt(of.similarity)}`);
+      box.append(line);
+    }
+    if (copies.length > 0) {
+      const line = paragraph("", "near-copies");
+      line.title = threshold;
+      line.append(copies.length === 1 ? "≈ Its near-duplicate: " : `≈ Its ${copies.length} near-duplicates: `);
+      for (const [i, id] of copies.slice(0, 12).entries()) line.append(i > 0 ? ", " : "", open(id));
+      if (copies.length > 12) line.append(` … ${copies.length - 12} more`);
+      box.append(line);
+    }
+    return box;
   }
 
   /**

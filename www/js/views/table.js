@@ -3,11 +3,15 @@
 // code and changes, filtered by status, island, operator and generation, sorted by any column
 // (fitness as the engine ranks, a tie to the later program), exported as CSV. Only the rows in
 // view are in the page, so 20,000 programs scroll as smoothly as 20. Above it, the failures
-// counted: errors and rejections in all, per island and per operator.
+// counted: errors and rejections in all, per island and per operator. A live program that is a
+// near-duplicate of an earlier live one (the engine's rule, at the moment shown) is marked
+// `≈ #12 (0.953125)`, and the status filter "near-duplicates" shows them with what they are near.
 
 import { byRank, fmt, islandLabel, short } from "../model.js";
+import { nearMark } from "../nearduplicates.js";
 
 /** @import { Model } from "../model.js" */
+/** @import { NearDuplicates } from "../nearduplicates.js" */
 /** @import { Program } from "../types.js" */
 
 /** A row's height in pixels (style.css `.ptable-row` has the same). */
@@ -45,8 +49,10 @@ export class TableView {
   /**
    * @param {HTMLElement} root the figure holding the table's controls and body
    * @param {(id: string) => void} onSelect
+   * @param {NearDuplicates} near the live near-duplicates at the moment shown (the page keeps it current)
    */
-  constructor(root, onSelect) {
+  constructor(root, onSelect, near) {
+    this.near = near;
     const get = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
     this.search = /** @type {HTMLInputElement} */ (get(".table-search"));
     this.status = /** @type {HTMLSelectElement} */ (get(".table-status"));
@@ -125,7 +131,7 @@ export class TableView {
    */
   draw(model, playing) {
     this.model = model;
-    const key = `${model.version}|${model.known.size}|${this.search.value}|${this.status.value}|${this.island.value}|${this.operator.value}|${this.generation.value}|${this.sortKey}|${this.descending}`;
+    const key = `${model.version}|${this.near.generation}|${model.known.size}|${this.search.value}|${this.status.value}|${this.island.value}|${this.operator.value}|${this.generation.value}|${this.sortKey}|${this.descending}`;
     if (key === this.built) return;
     // Out of sight it waits (scrubbing or playing a 20,000-program run stays quick); the page's
     // scroll brings it up to date when it comes into view.
@@ -135,13 +141,15 @@ export class TableView {
     this.builtAt = performance.now();
     const all = [...model.known.values()];
     this.options(model, all);
-    this.columns = columnsFor(all);
+    const near = this.near;
+    this.columns = columnsFor(all, near);
     this.counts(model, all);
     this.rows = this.filter(model, all);
     this.sort(model);
     this.header();
     this.scroller.dataset.total = String(all.length);
     this.scroller.dataset.rows = String(this.rows.length);
+    this.scroller.dataset.nearDuplicates = String(near.byId.size);
     this.shownCount.textContent = this.rows.length === all.length ? `${all.length} programs` : `${this.rows.length} of ${all.length} programs`;
     this.body.style.height = `${this.rows.length * ROW_HEIGHT}px`;
     this.drawnWindow = "";
@@ -257,7 +265,9 @@ export class TableView {
     const operator = this.operator.value;
     const generation = this.generation.value === "" ? null : Number(this.generation.value);
     return all.filter((p) => {
-      if (status) {
+      if (status === "near") {
+        if (!this.near.involves(p.id)) return false;
+      } else if (status) {
         const state = rowState(p, model);
         if (status === "failed" ? state !== "error" && state !== "rejected" : state !== status) return false;
       }
@@ -311,7 +321,12 @@ export class TableView {
         const sorted = c.key === this.sortKey;
         button.setAttribute("aria-sort", sorted ? (this.descending ? "descending" : "ascending") : "none");
         button.textContent = `${c.label}${sorted ? (this.descending ? " ▾" : " ▴") : ""}`;
-        button.title = c.key === "fitness" ? "Sort by fitness, ties as the engine breaks them (the later program first)" : `Sort by ${c.label}`;
+        button.title =
+          c.key === "fitness"
+            ? "Sort by fitness, ties as the engine breaks them (the later program first)"
+            : c.key === "near"
+              ? "A near-duplicate of an earlier live program: ≈ its number (their similarity). Sort by similarity"
+              : `Sort by ${c.label}`;
         if (c.numeric) button.classList.add("num");
         return button;
       }),
@@ -344,6 +359,11 @@ export class TableView {
         cell.textContent = c.text(p, model);
         if (c.numeric) cell.className = "num";
         if (c.key === "changes" || c.key === "island") cell.title = cell.textContent;
+        if (c.key === "near" && cell.textContent) {
+          cell.className = "num near-mark";
+          const near = /** @type {import("../nearduplicates.js").NearDuplicateOf} */ (this.near.byId.get(p.id));
+          cell.title = `A near-duplicate of ${near.of}: similarity ${fmt(near.similarity)}, at least the run's nearDuplicate (${fmt(this.near.threshold)})`;
+        }
         row.append(cell);
       }
       rows.push(row);
@@ -357,7 +377,7 @@ export class TableView {
     const model = this.model;
     if (!model) return "";
     const metrics = metricNames(this.rows);
-    const head = ["candidate", "id", "status", "state", "fitness", ...metrics, "island", "island name", "operator", "generation", "parent", "copy of", "reason", "changes"];
+    const head = ["candidate", "id", "status", "state", "fitness", ...metrics, "island", "island name", "operator", "generation", "parent", "copy of", "near-duplicate of", "similarity", "reason", "changes"];
     const lines = [head.map(quote).join(",")];
     for (const p of this.rows) {
       const cells = [
@@ -373,6 +393,8 @@ export class TableView {
         String(p.generation),
         p.parentId === "0" ? "" : p.parentId,
         p.migratedFrom ?? "",
+        this.near.byId.get(p.id)?.of ?? "",
+        fmtOrEmpty(this.near.byId.get(p.id)?.similarity),
         p.reason ?? "",
         p.changes,
       ];
@@ -413,16 +435,26 @@ function metricNames(programs) {
 }
 
 /**
- * The columns: candidate, id, state, fitness, each metric, island, operator, generation, changes.
+ * The columns: candidate, id, state, near-duplicate mark, fitness, each metric, island, operator,
+ * generation, changes.
  * @param {Program[]} all
+ * @param {NearDuplicates} near
  * @returns {Column[]}
  */
-function columnsFor(all) {
+function columnsFor(all, near) {
   /** @type {Column[]} */
   const columns = [
     { key: "candidate", label: "#", width: "4.5em", text: (p) => String(p.candidate), value: (p) => p.candidate, numeric: true },
     { key: "id", label: "id", width: "6.5em", text: (p) => short(p.id), value: (p) => p.id },
     { key: "state", label: "status", width: "6.5em", text: (p, m) => rowState(p, m), value: (p, m) => rowState(p, m) },
+    {
+      key: "near",
+      label: "≈ near",
+      width: "9.5em",
+      text: (p, m) => nearMark(m, near.byId.get(p.id)),
+      value: (p) => near.byId.get(p.id)?.similarity ?? null,
+      numeric: true,
+    },
     { key: "fitness", label: "fitness", width: "7em", text: (p) => fmt(p.fitness), numeric: true },
   ];
   for (const name of metricNames(all).slice(0, 6)) {

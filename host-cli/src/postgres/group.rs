@@ -7,7 +7,7 @@
 
 use postgres::Client;
 
-use super::{PgRun, describe, uncertain_commit};
+use super::{PgRun, Stored, describe, uncertain_commit};
 
 /// How an operation's transaction stands to a group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,9 +20,12 @@ pub enum Grouped {
     Joins,
 }
 
-/// Where each grouped operation begins, and what its save releases.
+/// Where the run stands after a grouped operation, for the next one of its group: the group
+/// holds the run's lock, so no one else changed it, and the next one need not read it again.
+pub struct Carried(pub(super) Stored);
+
+/// Where each grouped operation begins.
 pub(super) const SAVEPOINT: &str = "SAVEPOINT operation";
-pub(super) const RELEASE: &str = "RELEASE SAVEPOINT operation";
 
 impl Grouped {
     /// What undoes an operation that did not save: its own transaction, or (in a group) what it

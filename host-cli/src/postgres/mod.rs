@@ -27,7 +27,7 @@ use std::any::Any;
 use crate::error::HostError;
 use crate::storage::{Files, FilesError, History, Lineage, Position};
 pub use fleet::{RunSummary, RunsError, closest_name, delete_run, list_runs, rename_run};
-pub use group::{Grouped, commit_group};
+pub use group::{Carried, Grouped, commit_group};
 pub use location::{Form, form, redact_passwords, shown_location};
 pub use url::{PgUrl, name_sessions_after};
 
@@ -190,20 +190,38 @@ impl PgFiles {
         warm: Option<Position>,
         deadline: Option<Deadline>,
         grouped: Grouped,
+        carried: Option<Carried>,
     ) -> Result<PgFiles, HostError> {
-        PgFiles::begin(client, run, writable, warm, deadline, grouped)
+        let carried = carried.filter(|_| grouped == Grouped::Joins);
+        PgFiles::begin_carried(client, run, writable, warm, deadline, grouped, carried)
     }
 
     fn begin(
-        mut client: Client,
+        client: Client,
         run: &PgRun,
         writable: bool,
         warm: Option<Position>,
         deadline: Option<Deadline>,
         grouped: Grouped,
     ) -> Result<PgFiles, HostError> {
+        PgFiles::begin_carried(client, run, writable, warm, deadline, grouped, None)
+    }
+
+    fn begin_carried(
+        mut client: Client,
+        run: &PgRun,
+        writable: bool,
+        warm: Option<Position>,
+        deadline: Option<Deadline>,
+        grouped: Grouped,
+        mut carried: Option<Carried>,
+    ) -> Result<PgFiles, HostError> {
         let mut attempt = 0;
         let mut stored = loop {
+            if let Some(Carried(stored)) = carried.take() {
+                client.batch_execute(group::SAVEPOINT).map_err(|e| sql_failure(&run.url, "begin the operation", &e))?;
+                break Some(stored);
+            }
             let left = match deadline.map(Deadline::left_ms) {
                 Some(0) => return Err(HostError::Deadline(out_of_time(run, deadline, "begin the operation"))),
                 left => left,
@@ -298,6 +316,12 @@ impl PgFiles {
             return None;
         }
         (!self.client.is_closed()).then_some(self.client)
+    }
+
+    /// Where the run stands now, for the next operation of this one's group.
+    pub fn carried(&self) -> Option<Carried> {
+        let stored = self.stored.as_ref().filter(|_| self.grouped != Grouped::Alone)?;
+        Some(Carried(Stored { database: None, ..*stored }))
     }
 
     /// Whether this operation, in a group, stored a snapshot whose predecessor's space is to be
@@ -509,10 +533,25 @@ impl Files for PgFiles {
                     )?;
                     row
                 }
-                None => self.client.query_typed_one(
-                    &format!("UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1 RETURNING {LINEAGE}"),
-                    &[(&self.run.name, Type::TEXT), (&after, Type::INT8)],
-                )?,
+                // The events and the run's new position in one statement: one round trip.
+                None => {
+                    return self.client
+                        .query_typed_one(
+                            &format!(
+                                "WITH appended AS (
+                                   INSERT INTO evodb.events (run, seq, line)
+                                   SELECT $1, $3 + n, line FROM unnest($4::bytea[]) WITH ORDINALITY AS t(line, n))
+                                 UPDATE evodb.runs SET seq = $2, updated = now() WHERE name = $1 RETURNING {LINEAGE}"
+                            ),
+                            &[
+                                (&self.run.name, Type::TEXT),
+                                (&after, Type::INT8),
+                                (&before, Type::INT8),
+                                (&lines, Type::BYTEA_ARRAY),
+                            ],
+                        )
+                        .map(|row| Lineage { born: row.get(0), epoch: row.get(1) });
+                }
             };
             if !lines.is_empty() {
                 self.client.execute_typed(
@@ -536,14 +575,9 @@ impl Files for PgFiles {
                 }
             }
             // The group's transaction keeps the writes; the server commits them all at once.
-            Grouped::Opens | Grouped::Joins => {
-                if let Err(e) = self.client.batch_execute(group::RELEASE) {
-                    // Still the operation's to undo, so that the group's transaction goes on.
-                    self.in_transaction = true;
-                    return Err(self.failed("save", &e).into());
-                }
-                self.reclaim_due |= database.is_some();
-            }
+            // The operation's savepoint stays (releasing it would cost a round trip and undo
+            // nothing): the next one's savepoint, of the same name, is the one rolled back to.
+            Grouped::Opens | Grouped::Joins => self.reclaim_due |= database.is_some(),
         }
         self.committed = true;
         match (database, self.stored.as_mut()) {

@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use evodb_host::bindings::WithStore;
-use evodb_host::postgres::{Deadline, Grouped, PgFiles, PgRun, commit_group, reclaim_snapshot_space};
+use evodb_host::postgres::{Carried, Deadline, Grouped, PgFiles, PgRun, commit_group, reclaim_snapshot_space};
 use evodb_host::{Access, Files, HostError, NoFiles, Position, State};
 use wasmtime::Store;
 use wasmtime::component::ResourceAny;
@@ -23,6 +23,8 @@ pub(super) struct Served {
     warm: RefCell<Option<Warm>>,
     client: RefCell<Option<::postgres::Client>>,
     group: Cell<Group>,
+    /// Where the run stands after the group's last operation (see [`Carried`]).
+    carried: RefCell<Option<Carried>>,
     /// A grouped operation stored a snapshot: its predecessor's space is reclaimed after the
     /// group's commit.
     reclaim_due: Cell<bool>,
@@ -60,6 +62,7 @@ impl Engine {
             warm: RefCell::new(None),
             client: RefCell::new(None),
             group: Cell::new(Group::Off),
+            carried: RefCell::new(None),
             reclaim_due: Cell::new(false),
         });
     }
@@ -84,6 +87,7 @@ impl Engine {
     /// it may be ahead of what is stored).
     pub fn end_group(&self) -> Result<(), Failure> {
         let Some(served) = &self.served else { return Ok(()) };
+        served.carried.borrow_mut().take();
         let committed = match served.group.replace(Group::Off) {
             Group::Off | Group::Begun => Ok(()),
             Group::Lost => Err(format!(
@@ -121,14 +125,15 @@ impl Engine {
         let parked = served.warm.borrow_mut().take();
         let client = served.client.borrow_mut().take();
         let at = parked.as_ref().map(|warm| warm.at);
+        let carried = served.carried.borrow_mut().take();
         let opened = match client {
-            Some(client) => match PgFiles::resume(client, run, writable, at, Some(deadline), grouped) {
+            Some(client) => match PgFiles::resume(client, run, writable, at, Some(deadline), grouped, carried) {
                 // A budget spent waiting for the run's lock is not waited again.
                 Err(e @ HostError::Deadline(_)) => Err(e),
                 // A connection that broke (the server restarted) is made again, but for a group's,
                 // which took its transaction with it.
                 Err(_) if grouped != Grouped::Joins => {
-                    PgFiles::resume(PgFiles::connect(run)?, run, writable, at, Some(deadline), grouped)
+                    PgFiles::resume(PgFiles::connect(run)?, run, writable, at, Some(deadline), grouped, None)
                 }
                 result => result,
             },
@@ -136,7 +141,7 @@ impl Engine {
                 "the group's connection to {} is in use; this is a bug in evodb",
                 run.shown()
             ))),
-            None => PgFiles::resume(PgFiles::connect(run)?, run, writable, at, Some(deadline), grouped),
+            None => PgFiles::resume(PgFiles::connect(run)?, run, writable, at, Some(deadline), grouped, None),
         };
         let mut files = match opened {
             Ok(files) => files,
@@ -196,6 +201,7 @@ impl Served {
         if files.reclaim_due() {
             self.reclaim_due.set(true);
         }
+        *self.carried.borrow_mut() = files.carried();
         match files.into_client() {
             Some(client) => *self.client.borrow_mut() = Some(client),
             None if self.group.get() == Group::Open => self.group.set(Group::Lost),

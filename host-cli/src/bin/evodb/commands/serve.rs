@@ -8,6 +8,10 @@
 //! the command itself. No server there (or a stale socket) and it runs the command itself, as it
 //! does when the server asks it to (another evodb version, other sandbox limits); an answer lost
 //! half-way is an IO failure, never a second attempt. `EVODB_SERVE=off` bypasses it.
+//!
+//! Writers that queue while one runs are answered as one group, in arrival order, and committed
+//! once (`evodb_host::postgres::group`); readers are answered on a lane of their own, by a second
+//! warm engine, so that none waits behind a writer.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -54,8 +58,8 @@ fn group_max() -> Result<usize, Failure> {
     }
 }
 
-/// `evodb serve`: binds the run's socket, prints it, and answers commands one at a time until
-/// stopped.
+/// `evodb serve`: binds the run's socket, prints it, and answers commands until stopped:
+/// writers in groups, readers on a lane of their own.
 #[derive(Debug)]
 pub struct Args {
     pub db: PathBuf,
@@ -71,8 +75,8 @@ impl Args {
     }
 }
 
-/// Binds the run's socket, prints it, and answers commands one at a time until stopped. The
-/// first line is printed here: the caller reads it while the server runs.
+/// Binds the run's socket, prints it, and answers commands until stopped. The first line is
+/// printed here: the caller reads it while the server runs.
 fn serve(ctx: &Context, db: PathBuf) -> Result<Reply, Failure> {
     let (sandbox, store) = (&ctx.sandbox, ctx.store.clone());
     let Location::Postgres(run) = store.locate(&db)? else {

@@ -180,8 +180,10 @@ fn fleet_adds_per_second(evodb: &Path, url: &str, run: &str, group_max: &str, ho
     let adds = (MACHINES * WORKERS_PER_MACHINE * ADDS_PER_WORKER) as f64;
     let per_second = adds / start.elapsed().as_secs_f64();
     let server_cpu: f64 = servers.iter().map(|server| cpu_seconds(server.pid())).sum();
+    let peak_mb = servers.iter().map(|server| peak_memory_mb(server.pid())).fold(0.0, f64::max);
     eprintln!(
-        "fleet (groups of at most {group_max}): {per_second:.1} adds/s; the servers' CPU {:.2} ms per add",
+        "fleet (groups of at most {group_max}): {per_second:.1} adds/s; the servers' CPU {:.2} ms per add; a \
+         server's peak memory {peak_mb:.0} MB",
         server_cpu / adds * 1e3
     );
     let answered: Vec<String> = servers.iter().flat_map(Server::answered).collect();
@@ -332,4 +334,11 @@ fn replace_string(value: &mut serde_json::Value, from: &str, to: &str) {
         serde_json::Value::Object(map) => map.values_mut().for_each(|item| replace_string(item, from, to)),
         _ => {}
     }
+}
+
+/// The most memory process `pid` has held (`VmHWM`), in MB.
+fn peak_memory_mb(pid: i32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = status.lines().find_map(|line| line.strip_prefix("VmHWM:"));
+    kb.and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<f64>().ok()).unwrap_or(0.0) / 1024.0
 }

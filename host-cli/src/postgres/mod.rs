@@ -535,7 +535,8 @@ impl Files for PgFiles {
                 }
                 // The events and the run's new position in one statement: one round trip.
                 None => {
-                    return self.client
+                    return self
+                        .client
                         .query_typed_one(
                             &format!(
                                 "WITH appended AS (

@@ -90,13 +90,18 @@ try {
       });
       await live.page.click("#play");
       await live.page.waitForTimeout(2000);
+      const added = () => live.page.evaluate(() => Number(document.body.dataset.added));
+      const before = await added();
       const figures = {
         fps: await framesPerSecond(live.page, 8000),
         drawMs: Number(await live.page.evaluate(() => document.body.dataset.drawMs)),
+        // A slow machine steps less per frame rather than drawing fewer frames: how many.
+        perSecond: ((await added()) - before) / 8,
       };
       const what = `live simulation at top speed, ${islands} islands × ${size}${throttle === 1 ? "" : `, CPU slowed ${throttle}×`}`;
       emit(`playground.live_fps.i${islands}.x${throttle}`, figures.fps.toFixed(1), `${what}, frames/s`);
       emit(`playground.live_draw_ms.i${islands}.x${throttle}`, figures.drawMs.toFixed(2), `${what}: drawing one frame, ms`);
+      emit(`playground.live_steps.i${islands}.x${throttle}`, figures.perSecond.toFixed(0), `${what}: candidates a second`);
       await live.page.close();
     }
   }

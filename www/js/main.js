@@ -39,7 +39,8 @@ const $form = () => /** @type {HTMLFormElement} */ ($("sim-form"));
  *   replay: import("../pkg/evodb.js").Replay | null, playing: boolean,
  *   selected: string | null, following: boolean, dirty: boolean, frames: number, playStart: number,
  *   heatmap: string, stopFollowing: (() => void) | null, drawMs: number, runName: string,
- *   firstDrawing: boolean, opening: Promise<void>, panelShows: string | null, panelAt: number}}
+ *   firstDrawing: boolean, opening: Promise<void>, panelShows: string | null, panelAt: number,
+ *   frameMs: number, stepMs: number, lastFrame: number | undefined}}
  */
 const state = {
   model: new Model(),
@@ -60,6 +61,11 @@ const state = {
   heatmap: "",
   stopFollowing: null,
   drawMs: 0,
+  // A frame's length and the simulation's part of it while playing (ms, smoothed): the
+  // simulation steps with what the rest of the frame leaves.
+  frameMs: 1000 / 60,
+  stepMs: 0,
+  lastFrame: undefined,
   // The saved run on show, for the status line.
   runName: "",
   // While a run opens: only the views at the top are drawn, so it shows sooner.
@@ -246,8 +252,11 @@ function startSimulation(settings) {
   return true;
 }
 
-/** While playing, the simulation's share of a frame (ms), and the steps run between checks. */
+/** While playing, the simulation's share of a frame (ms) at most, and the steps run between checks. */
 const STEP_BUDGET_MS = 8;
+/** The frame a playing simulation aims at (ms): 40 frames a second, so that a slow machine
+ * still keeps above 30 as frames vary. */
+const FRAME_GOAL_MS = 1000 / 40;
 const LIVE_BATCH = 10;
 /** While playing, the charts (fitness, tree, cells) and lists (events, top) are drawn every this many frames. */
 const CHART_EVERY = 3;
@@ -263,13 +272,19 @@ function advance(n) {
   if (state.live && atEnd()) {
     // Up to `n` steps, in small batches while the frame's budget lasts, so a slow machine shows
     // fewer steps per frame rather than fewer frames.
-    const deadline = performance.now() + STEP_BUDGET_MS;
+    // What the frame's drawing and the browser's painting leave of the frame goal, within
+    // STEP_BUDGET_MS: a machine that draws slowly steps less per frame, at 30 frames a second.
+    const rest = FRAME_GOAL_MS - state.frameMs + state.stepMs;
+    const budget = Math.min(STEP_BUDGET_MS, Math.max(1, rest));
+    const begun = performance.now();
+    const deadline = begun + budget;
     for (let done = 0; done < n; ) {
       const batch = Math.min(LIVE_BATCH, n - done);
       for (const event of state.live.step(batch)) state.model.apply(event);
       done += batch;
       if (state.playing && performance.now() > deadline) break;
     }
+    state.stepMs = 0.9 * state.stepMs + 0.1 * (performance.now() - begun);
     state.liveLength = state.model.applied;
     showEnginesBest();
     state.dirty = true;
@@ -293,7 +308,10 @@ function pause() {
   state.dirty = true;
 }
 
-function frame() {
+function frame(/** @type {number} */ now) {
+  // A frame's whole length, the browser's painting included, smoothed.
+  if (state.lastFrame !== undefined) state.frameMs = 0.9 * state.frameMs + 0.1 * Math.min(250, now - state.lastFrame);
+  state.lastFrame = now;
   if (state.playing) {
     advance(Number($input("speed").value));
     state.frames += 1;

@@ -308,8 +308,8 @@ fn send_add(runtime: &Path, request: &serde_json::Value, code: &str) {
     use std::io::{Read, Write};
     let mut request = request.clone();
     replace_string(&mut request, ADDED_CODE, code);
-    let socket = std::fs::read_dir(runtime.join("evodb")).unwrap().flatten().map(|entry| entry.path());
-    let socket = socket.filter(|path| path.extension().is_some_and(|e| e == "sock")).next().unwrap();
+    let mut socket = std::fs::read_dir(runtime.join("evodb")).unwrap().flatten().map(|entry| entry.path());
+    let socket = socket.find(|path| path.extension().is_some_and(|e| e == "sock")).unwrap();
     let mut stream = std::os::unix::net::UnixStream::connect(socket).unwrap();
     let mut line = serde_json::to_vec(&request).unwrap();
     line.push(b'\n');

@@ -207,6 +207,16 @@ fn hold_the_lock_until_the_server_waits(
     (admin, first)
 }
 
+/// Seeds the run; the seed's id.
+fn seed_one(url: &str) -> String {
+    let flags = ["--codePath", "/s.js", "--targetCode", "x", "--metrics", r#"{"benchmark-score": 0.01}"#];
+    let mut args = vec!["seed", "--store", url, "--run", RUN];
+    args.extend(flags);
+    let seeded = cli::evodb(&args);
+    assert_eq!(seeded.code, 0, "{seeded:?}");
+    seeded.json()["id"].as_str().unwrap().to_string()
+}
+
 /// Gives the clients just started time to reach the server and queue (a wait, not a measurement:
 /// a client still starting when the lock is let go is a group of its own, and the test says so).
 fn let_the_clients_queue() {
@@ -218,20 +228,7 @@ fn let_the_clients_queue() {
 fn adds_that_queue_are_committed_as_one_group_each_once() {
     let Some(cluster) = Cluster::start() else { return };
     let url = cluster.url();
-    let seeded = cli::evodb(&[
-        "seed",
-        "--store",
-        &url,
-        "--run",
-        RUN,
-        "--codePath",
-        "/s.js",
-        "--targetCode",
-        "x",
-        "--metrics",
-        r#"{"benchmark-score": 0.01}"#,
-    ]);
-    let seed_id = seeded.json()["id"].as_str().unwrap().to_string();
+    let seed_id = seed_one(&url);
     let server = Server::start(bin(), &url, RUN);
     let calls = Calls { url: url.clone(), server: &server };
     let (mut admin, first) = hold_the_lock_until_the_server_waits(&cluster, &calls, &seed_id);
@@ -274,20 +271,7 @@ fn adds_that_queue_are_committed_as_one_group_each_once() {
 fn a_group_whose_commit_fails_answers_every_add_with_the_failure_and_stores_none() {
     let Some(cluster) = Cluster::start() else { return };
     let url = cluster.url();
-    let seeded = cli::evodb(&[
-        "seed",
-        "--store",
-        &url,
-        "--run",
-        RUN,
-        "--codePath",
-        "/s.js",
-        "--targetCode",
-        "x",
-        "--metrics",
-        r#"{"benchmark-score": 0.01}"#,
-    ]);
-    let seed_id = seeded.json()["id"].as_str().unwrap().to_string();
+    let seed_id = seed_one(&url);
     // A check the server makes at COMMIT only: an event naming candidate 7 is refused then.
     cluster
         .client()

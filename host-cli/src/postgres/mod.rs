@@ -147,7 +147,7 @@ impl PgFiles {
     /// Connects, creates or migrates the schema when needed, begins the operation's transaction
     /// and, for a writer, waits for the run's lock.
     pub fn open(run: &PgRun, writable: bool) -> Result<PgFiles, HostError> {
-        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, None, Grouped::Alone)
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, None, Grouped::Alone, None)
     }
 
     /// [`PgFiles::open`] within a time budget, which starts once connected (connecting is bounded
@@ -155,13 +155,13 @@ impl PgFiles {
     /// included, ends within it or fails with exit 4, nothing saved ([`PgFiles::deadline`]).
     pub fn open_within(run: &PgRun, writable: bool, budget: Duration) -> Result<PgFiles, HostError> {
         let client = PgFiles::connect(run)?;
-        PgFiles::begin(client, run, writable, None, Some(Deadline::after(budget)), Grouped::Alone)
+        PgFiles::begin(client, run, writable, None, Some(Deadline::after(budget)), Grouped::Alone, None)
     }
 
     /// [`PgFiles::open`] for an operation whose budget ends at `deadline` (one run again after a
     /// deadlock, say).
     pub fn open_until(run: &PgRun, writable: bool, deadline: Deadline) -> Result<PgFiles, HostError> {
-        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, Some(deadline), Grouped::Alone)
+        PgFiles::begin(PgFiles::connect(run)?, run, writable, None, Some(deadline), Grouped::Alone, None)
     }
 
     /// When this operation's time budget ends.
@@ -193,21 +193,10 @@ impl PgFiles {
         carried: Option<Carried>,
     ) -> Result<PgFiles, HostError> {
         let carried = carried.filter(|_| grouped == Grouped::Joins);
-        PgFiles::begin_carried(client, run, writable, warm, deadline, grouped, carried)
+        PgFiles::begin(client, run, writable, warm, deadline, grouped, carried)
     }
 
     fn begin(
-        client: Client,
-        run: &PgRun,
-        writable: bool,
-        warm: Option<Position>,
-        deadline: Option<Deadline>,
-        grouped: Grouped,
-    ) -> Result<PgFiles, HostError> {
-        PgFiles::begin_carried(client, run, writable, warm, deadline, grouped, None)
-    }
-
-    fn begin_carried(
         mut client: Client,
         run: &PgRun,
         writable: bool,

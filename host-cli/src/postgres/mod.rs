@@ -9,25 +9,29 @@
 //! does not write the whole population. A reader reads in one `REPEATABLE READ` snapshot and
 //! takes no lock.
 
+mod connection;
+mod failure;
 mod fleet;
 mod group;
 mod location;
 mod schema;
 mod url;
 
-use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use postgres::error::SqlState;
+use postgres::Client;
 use postgres::types::Type;
-use postgres::{Client, NoTls};
 
 use std::any::Any;
 
 use crate::error::HostError;
 use crate::storage::{Files, FilesError, History, Lineage, Position};
+pub use failure::{RETRIES, backoff, retry_warning};
 pub use fleet::{RunSummary, RunsError, closest_name, delete_run, list_runs, rename_run};
 pub use group::{Carried, Grouped, commit_group};
+
+use connection::connect;
+use failure::{describe, is_timeout, is_transient, out_of_time, sql_failure, timed_out_failure, uncertain_commit};
 pub use location::{Form, form, redact_passwords, shown_location};
 pub use url::{PgUrl, name_sessions_after};
 
@@ -694,162 +698,6 @@ fn lines_text(rows: &[postgres::Row]) -> Vec<u8> {
     for row in rows {
         text.extend_from_slice(row.get::<_, &[u8]>(0));
         text.push(b'\n');
-    }
-    text
-}
-
-/// How many times an operation the server aborted for a deadlock or a serialization failure is
-/// run again before the command gives up (exit 5).
-pub const RETRIES: u32 = 5;
-
-/// The wait before retry `attempt` (1, 2, …): 25 ms doubling each time, plus up to 15 ms taken
-/// from the process id, so that clients that collided do not retry in step.
-pub fn backoff(attempt: u32) -> Duration {
-    Duration::from_millis((25 << attempt.min(6)) + u64::from(std::process::id() % 16))
-}
-
-/// `warning: …; running it again (retry N of RETRIES)`.
-pub fn retry_warning(server_message: &str, attempt: u32) -> String {
-    format!(
-        "warning: PostgreSQL aborted the operation ({server_message}); running it again (retry {attempt} of {RETRIES})"
-    )
-}
-
-/// A deadlock or a serialization failure: the server aborted the transaction, and the same
-/// operation run again from the start may succeed.
-fn is_transient(err: &postgres::Error) -> bool {
-    err.code()
-        .is_some_and(|code| *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE)
-}
-
-/// A statement the server cancelled for `lock_timeout` or `statement_timeout`: the operation's
-/// time budget ran out (the transaction is aborted, nothing of it is saved).
-fn is_timeout(err: &postgres::Error) -> bool {
-    err.code().is_some_and(|code| *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED)
-}
-
-/// Exit 4: the operation's budget ran out at `action`; nothing was saved.
-fn timed_out_failure(run: &PgRun, deadline: Option<Deadline>, action: &str, err: &postgres::Error) -> String {
-    run.url.redact(&format!(
-        "cannot {action} on {} within the time budget ({}: {}); nothing was saved: run the command again, or pass a \
-         larger --timeBudgetMs",
-        run.shown(),
-        budget_text(deadline),
-        describe(err)
-    ))
-}
-
-fn out_of_time(run: &PgRun, deadline: Option<Deadline>, action: &str) -> String {
-    format!(
-        "the time budget ({}) ran out before evodb could {action} on {}; nothing was saved: run the command again, \
-         or pass a larger --timeBudgetMs",
-        budget_text(deadline),
-        run.shown()
-    )
-}
-
-fn budget_text(deadline: Option<Deadline>) -> String {
-    deadline.map_or_else(|| "no budget".into(), |d| format!("--timeBudgetMs {}", d.budget.as_millis()))
-}
-
-/// A connection, from the first packet to the login, within the URL's connect timeout (per
-/// host). The client library bounds only the TCP handshake with it, so a server that accepts the
-/// connection and never answers would hang the command: the connection is made on a thread of its
-/// own, given up at the bound. (That thread ends when the peer closes; in a one-command process
-/// it ends with the process.)
-fn connect(url: &PgUrl) -> Result<Client, HostError> {
-    let per_host = url.config.get_connect_timeout().copied().unwrap_or(Duration::from_secs(10));
-    let hosts = u32::try_from(url.config.get_hosts().len().max(1)).unwrap_or(u32::MAX);
-    let bound = per_host.saturating_mul(hosts);
-    let tls = if url.wants_tls() { Some(tls(url)?) } else { None };
-    let config = url.config.clone();
-    let (answer, answered) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("evodb-postgres-connect".into())
-        .spawn(move || {
-            let connected = match tls {
-                Some(tls) => config.connect(tls),
-                None => config.connect(NoTls),
-            };
-            let _ = answer.send(connected);
-        })
-        .map_err(|e| HostError::Io(format!("cannot start connecting to PostgreSQL: {e}")))?;
-    let failed = |why: String| {
-        HostError::Io(url.redact(&format!(
-            "cannot connect to PostgreSQL at {} ({why}); check that the server is running and reachable and the \
-             URL's user, database and password (a slow network may need a longer --connectTimeout); nothing was \
-             saved",
-            url.endpoint(),
-        )))
-    };
-    match answered.recv_timeout(bound) {
-        Ok(Ok(client)) => Ok(client),
-        Ok(Err(e)) => Err(failed(describe(&e))),
-        Err(_) => Err(failed(format!(
-            "no answer within --connectTimeout {} s: something there accepts connections but does not log in as a \
-             PostgreSQL server does",
-            bound.as_secs_f64()
-        ))),
-    }
-}
-
-/// rustls, verifying the server against the web's roots and the URL's `sslrootcert`.
-fn tls(url: &PgUrl) -> Result<tokio_postgres_rustls::MakeRustlsConnect, HostError> {
-    use rustls::pki_types::CertificateDer;
-    use rustls::pki_types::pem::PemObject;
-    let mut roots = rustls::RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    if let Some(path) = &url.root_cert {
-        let bad = |e: String| {
-            HostError::Io(format!(
-                "cannot read sslrootcert `{}` ({e}); pass a PEM file of CA certificates",
-                path.display()
-            ))
-        };
-        for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(e.to_string()))? {
-            roots.add(cert.map_err(|e| bad(e.to_string()))?).map_err(|e| bad(e.to_string()))?;
-        }
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| HostError::Io(format!("cannot set up TLS: {e}")))?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
-}
-
-/// A failed statement: exit 5 (IO), naming what failed; the password never appears.
-fn sql_failure(url: &PgUrl, action: &str, err: &postgres::Error) -> HostError {
-    HostError::Io(url.redact(&format!(
-        "cannot {action} on PostgreSQL at {} ({}); nothing was saved: run the command again",
-        url.endpoint(),
-        describe(err)
-    )))
-}
-
-/// A `COMMIT` whose answer never came: the server may have applied it before the connection
-/// broke, and only a retry can tell. A retried `add --id` is answered, not added twice.
-fn uncertain_commit(run: &PgRun, err: &postgres::Error) -> String {
-    run.url.redact(&format!(
-        "cannot confirm that {} was saved on PostgreSQL at {} ({}); it may or may not have been: run the same \
-         command again (an add that carries --id is then answered, not added twice)",
-        run.shown(),
-        run.url.endpoint(),
-        describe(err)
-    ))
-}
-
-/// The server's own message when it sent one, else the client's with its cause.
-fn describe(err: &postgres::Error) -> String {
-    if let Some(db) = err.as_db_error() {
-        return format!("{}: {}", db.severity(), db.message());
-    }
-    let mut text = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        text.push_str(&format!(": {cause}"));
-        source = cause.source();
     }
     text
 }

@@ -108,7 +108,6 @@ fn main() {
 
 /// `store.fleet64`, with group commit and without it.
 fn fleet(evodb: &Path, scratch: &Path, url: &str) {
-    let (evodb, url) = (evodb, url);
     directory_and_run(evodb, &scratch.join("fleet"), 10_000, url, "fleet");
     for workers in [Workers::Processes, Workers::Threads] {
         let alone = fleet_adds_per_second(evodb, url, "fleet", "1", workers);

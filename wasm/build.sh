@@ -30,9 +30,18 @@ optimize() { "$bin/wasm-opt" -Oz "${features[@]}" "$1" -o "$1"; }
 # Panic locations name crates by their path under CARGO_HOME: remap it, so the committed web build
 # is byte-identical whoever builds it (workspace paths are already relative).
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo" \
+# Exports that take or return only numbers: without reference types and multi-value returns,
+# wasm-bindgen passes JS objects through its own table and results through memory. V8 calls such
+# exports through one generic wrapper; an `externref` parameter or a two-value result instead
+# makes it compile a wrapper per signature with its optimizing compiler on every load, ~10 ms of
+# CPU in each Node drop-in call (bench/run's `cli` part measures it). The standard library's
+# objects still declare both features, so the module's `target_features` section is stripped
+# before wasm-bindgen reads it, to match what evodb-wasm was compiled for.
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo -C target-feature=-reference-types,-multivalue" \
   cargo build -q -p evodb-wasm --target wasm32-unknown-unknown --profile wasm-release
-module=target/wasm32-unknown-unknown/wasm-release/evodb_wasm.wasm
+module=target/evodb-wasm-mvp-abi.wasm
+"$bin/wasm-opt" --strip-target-features "${features[@]}" \
+  target/wasm32-unknown-unknown/wasm-release/evodb_wasm.wasm -o "$module"
 rm -rf wasm/pkg wasm/dist target/wasm-bindgen
 for target in nodejs web; do
   out=target/wasm-bindgen/${target%js}

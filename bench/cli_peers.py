@@ -26,6 +26,10 @@ import time
 from pathlib import Path
 
 COMMANDS = ["info", "sample", "best", "add"]
+# Environment variables that make every Node process start slower (NODE_EXTRA_CA_CERTS: Node
+# parses that certificate bundle at start, ~45 ms of CPU a call on the machine where this was
+# written); the table names the ones set, since they move both Node peers' figures.
+NODE_START_VARIABLES = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"]
 FIXTURE_PROGRAMS = 120
 SEED = "seed"
 DROP_IN = "drop-in"
@@ -117,6 +121,13 @@ def measure(repo, evodb, seed_cli, runs, scratch):
     seed_cli = check_seed_cli(repo, seed_cli)
     if not evodb.is_file():
         sys.exit(f"{evodb} is missing: cargo build --release -p evodb-host, or give --evodb PATH")
+    # Timed as installed: `cargo install` copies the binary. The file the linker just wrote sits
+    # in the page cache in small pieces, and starting it from there took ~55 more page faults a
+    # call (~0.2 ms) than starting the same bytes copied.
+    installed = scratch / "bin" / "evodb"
+    installed.parent.mkdir()
+    shutil.copy2(evodb, installed)
+    evodb = installed
     if seed_cli:
         print(f"   writing the fixture with the seed's CLI ({FIXTURE_PROGRAMS} programs, ~{FIXTURE_PROGRAMS // 4} s)",
               file=sys.stderr)
@@ -132,9 +143,11 @@ def measure(repo, evodb, seed_cli, runs, scratch):
     parent = json.loads(fixture_bytes)["bestProgramId"]
     lines = [{"id": "cli.fixture", "label": fixture_label, "runs": runs}]
 
-    for key, argv in [("floor", ["true"]), ("version", [str(evodb), "--version"])]:
+    for key, argv in [("floor", ["true"]), ("version", [str(evodb), "--version"]), ("node", ["node", "-e", "0"])]:
         walls, cpus = zip(*[timed(argv) for _ in range(runs * 2)])
         lines.append({"id": f"cli.{key}", "wall_ms": ms(statistics.median(walls)), "cpu_ms": ms(statistics.median(cpus))})
+    # Node reads these at every start, before any script runs: both Node peers pay them alike.
+    lines.append({"id": "cli.node_env", "set": [name for name in NODE_START_VARIABLES if os.environ.get(name)]})
 
     present = [(key, label, argv) for key, label, argv in peers(repo, evodb, seed_cli) if argv]
     for key, label, argv in peers(repo, evodb, seed_cli):
@@ -174,7 +187,7 @@ def ms(seconds):
 COMMAND_LINES = {
     SEED: "`node scripts/db-cli.mjs` of github.com/yangwenz/alphaevolve-skill (`--seed-cli`)",
     DROP_IN: "`node skill/scripts/db-cli.mjs`, on evodb's WebAssembly engine",
-    NATIVE: "the `evodb` binary (`--evodb`, default `target/release/evodb`)",
+    NATIVE: "the `evodb` binary (`--evodb`, default `target/release/evodb`), copied as `cargo install` copies it",
 }
 
 
@@ -205,9 +218,15 @@ def render(figures):
         cells.append("—" if faster is None else f"{faster:,.1f}× / {faster_cpu:,.1f}× faster{met}")
         cells.append("—" if cpu is None else f"{cpu:,.2f}× {'✓' if cpu <= 1.0 else '✗'}")
         out.append(f"| `{command}` | " + " | ".join(cells) + " |")
-    floor, version = figures.get("cli.floor"), figures.get("cli.version")
+    floor, version, node = figures.get("cli.floor"), figures.get("cli.version"), figures.get("cli.node")
     if floor and version:
         out += ["", f"For scale, the same way: a process that does nothing (`/bin/true`) {floor['wall_ms']:,.2f} ms wall "
                 f"/ {floor['cpu_ms']:,.2f} ms CPU; `evodb --version` {version['wall_ms']:,.2f} / "
-                f"{version['cpu_ms']:,.2f} ms."]
+                f"{version['cpu_ms']:,.2f} ms" + ("." if not node else
+                f"; Node starting and running nothing (`node -e 0`) {node['wall_ms']:,.2f} / {node['cpu_ms']:,.2f} ms, "
+                "which both Node peers pay on every call.")]
+    node_env = figures.get("cli.node_env", {}).get("set")
+    if node_env:
+        out += ["", f"Set in this environment, and slowing every Node start: {', '.join(f'`{v}`' for v in node_env)} "
+                "(run `env -u NODE_EXTRA_CA_CERTS bench/run …` to measure without it)."]
     return "\n".join(out) + "\n"

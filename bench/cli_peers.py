@@ -27,7 +27,7 @@ from pathlib import Path
 
 COMMANDS = ["info", "sample", "best", "add"]
 # Environment variables that make every Node process start slower (NODE_EXTRA_CA_CERTS: Node
-# parses that certificate bundle at start, ~45 ms of CPU a call on the machine where this was
+# parses that certificate bundle at start, ~50 ms of CPU a call on the machine where this was
 # written); the table names the ones set, since they move both Node peers' figures.
 NODE_START_VARIABLES = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"]
 FIXTURE_PROGRAMS = 120

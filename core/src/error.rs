@@ -51,8 +51,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// the problem is the text as a whole.
 ///
 /// Good text, the common case, is parsed once without tracking the path: tracking allocates a
-/// segment for every key it passes, which made loading a database ~2× slower (and, in the Node
-/// drop-in, every wrapper is more code compiled on each call). Only text that fails is parsed
+/// segment for every key it passes, which made loading a database ~20% slower natively and cost
+/// the CLI ~0.4 ms a call in the component (docs/performance.md). Only text that fails is parsed
 /// again, tracked, for the message; serde_json's parse is deterministic, so the second run fails
 /// where the first did.
 pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Option<String>, serde_json::Error)> {

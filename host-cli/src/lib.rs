@@ -19,6 +19,7 @@ pub mod history;
 pub mod postgres;
 mod runtime;
 pub mod storage;
+mod watchdog;
 
 pub mod bindings {
     wasmtime::component::bindgen!({ world: "with-store", path: "../wit" });

@@ -1,7 +1,6 @@
 //! The wasmtime engine, the sandbox each instance gets, and the limits on every call.
 
-use std::sync::{Arc, mpsc};
-use std::thread;
+use std::sync::Arc;
 use std::time::Duration;
 
 use wasmtime::component::{Component, HasSelf, Linker};
@@ -13,6 +12,7 @@ use crate::engine_config::engine_config;
 use crate::error::HostError;
 use crate::population;
 use crate::storage::Files;
+use crate::watchdog::Watchdog;
 
 /// Bounds on every component call.
 #[derive(Clone, Copy, Debug)]
@@ -207,23 +207,4 @@ fn is_address_space_refusal(err: &wasmtime::Error) -> bool {
         cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.raw_os_error() == Some(12))
             || cause.to_string().contains("failed to reserve")
     })
-}
-
-/// Advances the engine's epoch once the budget has passed, which interrupts the running call;
-/// dropping it first (the call finished) lets the thread end without touching the epoch.
-struct Watchdog {
-    _finished: mpsc::Sender<()>,
-}
-
-impl Watchdog {
-    fn arm(engine: &Engine, budget: Duration) -> Watchdog {
-        let (finished, wait) = mpsc::channel::<()>();
-        let engine = engine.clone();
-        thread::spawn(move || {
-            if wait.recv_timeout(budget) == Err(mpsc::RecvTimeoutError::Timeout) {
-                engine.increment_epoch();
-            }
-        });
-        Watchdog { _finished: finished }
-    }
 }

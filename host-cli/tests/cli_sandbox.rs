@@ -9,6 +9,11 @@ use std::path::Path;
 
 use cli::{Run, add_args, bytes, command, evodb, seed_args};
 use evodb_core::{AddRequest, Config, Database, Metrics};
+use evodb_host::{DirectoryFiles, Host, HostError, Limits};
+use std::time::Duration;
+use wasmtime::component::Component;
+
+use crate::common;
 
 /// A database of `n` programs with ~1 KB of code each, written by the engine directly.
 fn large_database(dir: &Path, n: usize) {
@@ -49,6 +54,39 @@ fn a_call_over_its_time_budget_or_memory_cap_is_stopped_with_a_clear_error() {
     // The defaults are ample for the same database.
     args.truncate(args.len() - 2);
     assert_eq!(evodb(&args).json()["lastIteration"], 3001);
+}
+
+/// Loads the database in `dir` once, under `host`'s time budget, on this thread.
+fn timed_load(host: &Host, component: &Component, dir: &Path) -> Result<bool, HostError> {
+    let mut store = host.store(DirectoryFiles::read_only(Some(dir), dir));
+    let bindings = host.instantiate_store(&mut store, component).unwrap();
+    let store_interface = bindings.evodb_population_store();
+    host.call(&mut store, |store| store_interface.call_load(store)).map(|db| db.is_some())
+}
+
+/// The budget's alarm belongs to the thread whose call armed it (`evodb serve` runs a writer and
+/// a reader engine on two threads): one call running out of time interrupts neither the other
+/// thread's call nor a later call on the same thread.
+#[test]
+fn a_time_budget_interrupts_only_its_own_call() {
+    let dir = tempfile::tempdir().unwrap();
+    large_database(dir.path(), 3000);
+    let short = Host::with_limits(Limits { time_budget: Duration::from_millis(1), ..Limits::default() }).unwrap();
+    let ample = Host::new().unwrap();
+    let (short_code, ample_code) = (common::load(&short), common::load(&ample));
+    std::thread::scope(|scope| {
+        let neighbour =
+            scope.spawn(|| (0..20).map(|_| timed_load(&ample, &ample_code, dir.path())).collect::<Vec<_>>());
+        for _ in 0..20 {
+            let result = timed_load(&short, &short_code, dir.path());
+            assert!(matches!(result, Err(HostError::TimeBudget(_))), "{result:?}");
+        }
+        for result in neighbour.join().unwrap() {
+            assert!(matches!(result, Ok(true)), "the other thread's call was interrupted: {result:?}");
+        }
+    });
+    // The same thread, after its alarms: a call with time to spare finishes.
+    assert!(matches!(timed_load(&ample, &ample_code, dir.path()), Ok(true)));
 }
 
 #[test]

@@ -12,7 +12,6 @@ mod model;
 mod other_commands;
 
 pub use config_flags::{CONFIG_SCALARS, STOPPING_RULES};
-pub use markdown::to_markdown;
 pub use model::{Cli, Command, ExitClass, Flag, HyphenValues, Positional, PossibleValue, Value};
 
 use database_commands::{
@@ -172,4 +171,10 @@ pub fn to_json() -> String {
     let mut json = serde_json::to_string_pretty(&dump).expect("the table serializes");
     json.push('\n');
     json
+}
+
+/// `docs/cli.md`: the whole table as Markdown — the commands in `--help` order, the flags every
+/// command takes, the exit codes.
+pub fn to_markdown() -> String {
+    markdown::render(&CLI)
 }

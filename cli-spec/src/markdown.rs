@@ -1,18 +1,13 @@
 //! The table as a Markdown page: `docs/cli.md`, the command-line reference. Generated, never
 //! written by hand: `cli-spec/tests/docs.rs` fails when the committed page differs from
-//! [`to_markdown`]'s text, and `UPDATE_DOCS=1 cargo test -p evodb-cli-spec` rewrites it.
+//! `to_markdown`'s text, and `UPDATE_DOCS=1 cargo test -p evodb-cli-spec` rewrites it.
 
-use crate::CLI;
 use crate::model::{Cli, Command, Flag, Positional, Value};
 use std::fmt::Write;
 
 /// The whole reference: the commands in `--help` order, the flags every command takes, the exit
 /// codes.
-pub fn to_markdown() -> String {
-    render(&CLI)
-}
-
-fn render(cli: &Cli) -> String {
+pub(crate) fn render(cli: &Cli) -> String {
     let mut out = String::new();
     let name = cli.name;
     let _ = writeln!(out, "# The `{name}` command line\n");

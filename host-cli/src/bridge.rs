@@ -6,7 +6,7 @@ use evodb_core::api::{IntoCore, IntoFace};
 use evodb_core::json_text::to_compact_js;
 use serde::Serialize;
 
-use crate::population as wit;
+use crate::bindings::population as wit;
 
 evodb_core::bridge!();
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::population;
+use crate::bindings::population;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {

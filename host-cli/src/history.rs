@@ -112,7 +112,7 @@ pub fn lines(dir: Option<&Path>, tail: Option<usize>, cap: u64) -> Result<String
     file.seek(SeekFrom::Start(start)).map_err(io)?;
     file.take(len - start).read_to_end(&mut bytes).map_err(io)?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        HostError::Database(crate::population::Error::CorruptDatabase(format!(
+        HostError::Database(crate::bindings::population::Error::CorruptDatabase(format!(
             "{HISTORY_FILE} is not UTF-8 text ({e}); restore it from a backup"
         )))
     })?;

@@ -10,6 +10,7 @@
 //!
 //! `evodb trial`, `apply` and git mode need no component: they are the `evodb-trial` crate.
 
+pub mod bindings;
 pub mod bridge;
 mod directory;
 pub mod embedded;
@@ -21,11 +22,7 @@ mod runtime;
 pub mod storage;
 mod watchdog;
 
-pub mod bindings {
-    wasmtime::component::bindgen!({ world: "with-store", path: "../wit" });
-}
-
-pub use bindings::exports::evodb::population::{population, store};
+pub use bindings::{population, store};
 pub use directory::{Access, DATABASE_FILE, DatabaseDir, DirectoryFiles};
 pub use error::HostError;
 /// The rule every file evodb opens follows (`evodb-safe-files`), for the binary's readers.

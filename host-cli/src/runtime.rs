@@ -7,10 +7,11 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, ResourceLimiter, Store, Trap};
 
 use crate::bindings::WithStore;
+use crate::bindings::evodb::population::files;
+use crate::bindings::population;
 use crate::embedded::{self, InPlaceCode};
 use crate::engine_config::engine_config;
 use crate::error::HostError;
-use crate::population;
 use crate::storage::Files;
 use crate::watchdog::Watchdog;
 
@@ -207,4 +208,27 @@ fn is_address_space_refusal(err: &wasmtime::Error) -> bool {
         cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.raw_os_error() == Some(12))
             || cause.to_string().contains("failed to reserve")
     })
+}
+
+/// The component's `files` import: every call goes to the instance's store.
+impl files::Host for State {
+    fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
+        Ok(self.files.read_database()?)
+    }
+
+    fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
+        Ok(self.files.read_history()?)
+    }
+
+    fn read_pending(&mut self) -> Result<Vec<u8>, String> {
+        Ok(self.files.read_pending()?)
+    }
+
+    fn database_due(&mut self, events_bytes: u64) -> bool {
+        self.files.database_due(events_bytes)
+    }
+
+    fn commit(&mut self, database: Option<Vec<u8>>, events: Vec<u8>) -> Result<(), String> {
+        Ok(self.files.commit(database.as_deref(), &events)?)
+    }
 }

@@ -1,7 +1,7 @@
 //! The storage seam: what a place that holds a run must do for the component's `files` import
 //! and for the host's own readers and writers (`evodb view`, `evodb copy`). A directory
 //! ([`crate::DirectoryFiles`]) and a PostgreSQL run ([`crate::postgres::PgFiles`]) each implement
-//! [`Files`]; the host's `files` import ([`crate::bindings`]) only forwards to it, so a third store
+//! [`Files`]; the host's `files` import (`impl files::Host for State`, in `runtime`) only forwards to it, so a third store
 //! is one new module that implements this trait.
 //!
 //! The component sees two files, `database.json` and `history.ndjson`, and one atomic commit of
@@ -12,8 +12,6 @@
 use std::any::Any;
 use std::fmt::Debug;
 use std::path::Path;
-
-use crate::bindings::evodb::population::files::Host;
 
 /// Where an instance's database lives, and what it may do there.
 pub trait Files: Debug + Send + Any {
@@ -184,28 +182,5 @@ impl Files for NoFiles {
 
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
-    }
-}
-
-/// The component's `files` import: every call goes to the instance's store.
-impl Host for crate::State {
-    fn read_database(&mut self) -> Result<Option<Vec<u8>>, String> {
-        Ok(self.files.read_database()?)
-    }
-
-    fn read_history(&mut self) -> Result<Option<Vec<u8>>, String> {
-        Ok(self.files.read_history()?)
-    }
-
-    fn read_pending(&mut self) -> Result<Vec<u8>, String> {
-        Ok(self.files.read_pending()?)
-    }
-
-    fn database_due(&mut self, events_bytes: u64) -> bool {
-        self.files.database_due(events_bytes)
-    }
-
-    fn commit(&mut self, database: Option<Vec<u8>>, events: Vec<u8>) -> Result<(), String> {
-        Ok(self.files.commit(database.as_deref(), &events)?)
     }
 }

@@ -3,7 +3,7 @@
 use evodb_core::{AddRequest, NoteKind, NoteRequest, RemeasureRequest};
 use wasm_bindgen::prelude::*;
 
-use crate::{config_from, error, seed_from, stringify, to_js, to_js_error};
+use crate::convert::{config_from, error, seed_from, stringify, to_js, to_js_error};
 
 /// A population database.
 ///

@@ -5,7 +5,7 @@
 use evodb_core::{AddCommand, AddFlags, ConfigFlags, Database, FlagError};
 use wasm_bindgen::prelude::*;
 
-use crate::{error, stringify, to_js, to_js_error};
+use crate::convert::{error, stringify, to_js, to_js_error};
 
 fn flag_error(err: FlagError) -> JsValue {
     match err {

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::to_js;
+use crate::convert::to_js;
 
 /// `policyCheck(changedFiles, targetFile, protectedPatterns?)`: `{pass, reason}` — evo-anything's rule
 /// that a candidate changes only its target file and no protected one (`benchmark*.py`,

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{to_js, to_js_error};
+use crate::convert::{to_js, to_js_error};
 
 /// A saved run, event by event, with the engine's best program after each event.
 ///

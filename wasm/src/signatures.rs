@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{error, to_js};
+use crate::convert::{error, to_js};
 
 /// Programs' code signatures, for the near-duplicates among any set of them.
 ///

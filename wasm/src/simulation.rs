@@ -4,7 +4,7 @@
 use evodb_core::simulation::Landscape;
 use wasm_bindgen::prelude::*;
 
-use crate::{config_from, error, seed_from, stringify, to_js, to_js_error};
+use crate::convert::{config_from, error, seed_from, stringify, to_js, to_js_error};
 
 /// A synthetic evolution with no LLM: sample → mutate → evaluate → add, from a seed.
 ///

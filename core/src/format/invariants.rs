@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::api::{Status, branch_problem, commit_problem};
 use crate::config::{Config, cell_fits};
-use crate::format::persistence::{StoredDatabase, StoredProgram};
+use crate::format::stored::{StoredDatabase, StoredProgram};
 
 /// Every broken structural invariant of `db`, in file order, each a sentence naming the field.
 /// `config` is the database's config as the load reconstructs it.

@@ -3,4 +3,5 @@
 
 mod invariants;
 pub(crate) mod persistence;
+mod stored;
 mod validate;

@@ -7,7 +7,8 @@ use crate::config::Config;
 use crate::config::fitness_of;
 use crate::database::Database;
 use crate::format::invariants::{candidate_problems, island_problems, listed_ids, program_problems};
-use crate::format::persistence::{StoredDatabase, parse_stored, restore};
+use crate::format::persistence::{parse_stored, restore};
+use crate::format::stored::StoredDatabase;
 
 impl Database {
     /// Checks a `database.json` text and lists every problem found (empty: the file is sound).

@@ -327,3 +327,26 @@ impl Session {
         (Value::from(self.branch_of(state, id)), state["programs"][id]["metrics"]["fitness"].clone())
     }
 }
+
+impl Session {
+    /// The evolution's progress, as evo_get_status (and a resumed evo_init) answers it.
+    pub fn status(&self, run: &Run) -> Result<Value, Failure> {
+        let state = run.export()?;
+        let (verdict, _) = run.json("should-stop", &[])?;
+        let (best_branch, best_obj) = self.best(&state);
+        Ok(json!({
+            "generation": self.generation,
+            "total_evals": verdict["evaluations"],
+            "max_fe": self.max_fe,
+            "objective": self.objective,
+            "best_branch": best_branch,
+            "best_obj": best_obj,
+            "targets": self.targets,
+            "frozen": self.frozen,
+            "boosted": self.boosted,
+            "waiting": self.waiting(&state),
+            "stop": verdict["stop"],
+            "reason": verdict["reason"],
+        }))
+    }
+}

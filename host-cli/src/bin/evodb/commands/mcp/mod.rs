@@ -9,11 +9,14 @@
 //! lock and history.
 //!
 //! The tools: evodb's own (`tools.rs`, each answering the JSON its command prints) and
-//! evo-anything's `evo_*` (`evo.rs`); `reference.rs` writes docs/mcp.md from the same types.
+//! evo-anything's `evo_*` (`evo.rs`, with its setup in `evo_setup.rs` and `evo_step` in
+//! `evo_step.rs`); `reference.rs` writes docs/mcp.md from the same types.
 
 mod catalogue;
 mod evo;
+mod evo_setup;
 mod evo_state;
+mod evo_step;
 mod idea_tools;
 mod lease_tools;
 #[cfg(test)]
@@ -139,4 +142,14 @@ impl Answer {
     pub fn of(value: &Value, warnings: Vec<String>) -> Answer {
         Answer { text: evodb_host::bridge::json(value), warnings }
     }
+}
+
+/// A tool's answer with no warnings.
+fn answer(value: Value) -> Result<Answer, Failure> {
+    Ok(Answer::of(&value, Vec::new()))
+}
+
+/// A tool refused: the message says what to pass instead.
+fn usage(message: impl Into<String>) -> Failure {
+    Failure::Usage(message.into())
 }

@@ -1,8 +1,8 @@
 //! The storage seam: what a place that holds a run must do for the component's `files` import
 //! and for the host's own readers and writers (`evodb view`, `evodb copy`). A directory
 //! ([`crate::DirectoryFiles`]) and a PostgreSQL run ([`crate::postgres::PgFiles`]) each implement
-//! [`Files`]; the host's `files` import (`impl files::Host for State`, in `runtime`) only forwards to it, so a third store
-//! is one new module that implements this trait.
+//! [`Files`]; the host's `files` import (`impl files::Host for State`, in `runtime`) only
+//! forwards to it, so a third store is one new module that implements this trait.
 //!
 //! The component sees two files, `database.json` and `history.ndjson`, and one atomic commit of
 //! both. A store may keep the database as a snapshot that lags its events (PostgreSQL stores it

@@ -326,9 +326,7 @@ impl Session {
         }
         (Value::from(self.branch_of(state, id)), state["programs"][id]["metrics"]["fitness"].clone())
     }
-}
 
-impl Session {
     /// The evolution's progress, as evo_get_status (and a resumed evo_init) answers it.
     pub fn status(&self, run: &Run) -> Result<Value, Failure> {
         let state = run.export()?;
